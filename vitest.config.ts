@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    reporters: ['default', './tooling/summary-reporter.ts'],
+    projects: ['packages/*/vitest.config.ts', 'site/vitest.config.{ts,mts}', 'tooling/vitest.config.ts'],
+    coverage: {
+      provider: 'v8',
+      include: ['packages/*/src/**/*.{ts,tsx}'],
+      exclude: ['**/*.test.{ts,tsx}', '**/*.stories.{ts,tsx}', '**/test/**'],
+      reporter: ['text-summary', 'json-summary'],
+      thresholds: {
+        'packages/core/src/**': { lines: 90 },
+      },
+    },
+  },
+});
