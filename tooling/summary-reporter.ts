@@ -1,10 +1,23 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
+/** The part of istanbul's coverage map that Vitest hands to reporters and that this one reads. */
+interface CoverageMap {
+  getCoverageSummary(): { lines: { pct: number; covered: number; total: number } };
+}
+
 /**
- * Ends a run with one plain line, `Tests: N passed, N failed, N skipped`, that CI and people can read
- * without knowing Vitest's own summary format.
+ * Ends a run with the line coverage and one plain line, `Tests: N passed, N failed, N skipped`, that CI
+ * and people can read without knowing Vitest's own summary format. (Vitest reports coverage before the
+ * end of the run, so both lines come last.)
  */
 export default class SummaryReporter implements Reporter {
+  private coverageLine = '';
+
+  onCoverage(coverage: unknown): void {
+    const lines = (coverage as CoverageMap).getCoverageSummary().lines;
+    this.coverageLine = `Coverage of lines: ${lines.pct}% (${lines.covered}/${lines.total}); details in coverage/index.html\n`;
+  }
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const counts = { passed: 0, failed: 0, skipped: 0 };
     for (const testModule of testModules) {
@@ -18,7 +31,7 @@ export default class SummaryReporter implements Reporter {
       if (testModule.state() === 'failed' && testModule.children.size === 0) counts.failed += 1;
     }
     process.stdout.write(
-      `\nTests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
+      `\n${this.coverageLine}Tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
     );
   }
 }
