@@ -1,1 +1,5 @@
 export * from './constants';
+export * from './families';
+export * from './enums';
+export * from './products';
+export * from './build-number';

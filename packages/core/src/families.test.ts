@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MARKETPLACE_NAME,
+  PAGE_TITLE_TEMPLATE,
+  PRODUCT_FAMILIES,
+  downloadWording,
+  familyLabel,
+  isProductFamily,
+  itemNoun,
+  pageTitle,
+} from './families';
+
+describe('product families', () => {
+  it('covers the ten families of the spec, in its order', () => {
+    expect(PRODUCT_FAMILIES).toEqual([
+      'intellij',
+      'teamcity',
+      'hub',
+      'fleet',
+      'dotnet',
+      'edu',
+      'space',
+      'toolbox',
+      'youtrack',
+      'teamcity_recipes',
+    ]);
+  });
+
+  it('recognises family names and rejects anything else', () => {
+    expect(isProductFamily('intellij')).toBe(true);
+    expect(isProductFamily('teamcity_recipes')).toBe(true);
+    expect(isProductFamily('IntelliJ')).toBe(false);
+    expect(isProductFamily('')).toBe(false);
+    expect(isProductFamily(undefined)).toBe(false);
+    expect(isProductFamily(['intellij'])).toBe(false);
+  });
+});
+
+describe('family labels', () => {
+  it("calls intellij 'IntelliJ-based IDEs'", () => {
+    expect(familyLabel('intellij')).toBe('IntelliJ-based IDEs');
+  });
+
+  it("calls dotnet '.NET' in short and 'ReSharper (.NET)' in long", () => {
+    expect(familyLabel('dotnet')).toBe('.NET');
+    expect(familyLabel('dotnet', { long: false })).toBe('.NET');
+    expect(familyLabel('dotnet', { long: true })).toBe('ReSharper (.NET)');
+  });
+
+  it("calls edu '{product} Academy' with the product name put in", () => {
+    expect(familyLabel('edu', { productName: 'Acme' })).toBe('Acme Academy');
+    expect(familyLabel('edu')).toBe(`${MARKETPLACE_NAME} Academy`);
+    expect(familyLabel('edu', { productName: '   ' })).toBe(`${MARKETPLACE_NAME} Academy`);
+  });
+
+  it('names the other families after their products', () => {
+    expect(familyLabel('teamcity')).toBe('TeamCity');
+    expect(familyLabel('hub')).toBe('Hub');
+    expect(familyLabel('fleet')).toBe('Fleet');
+    expect(familyLabel('space')).toBe('Space');
+    expect(familyLabel('toolbox')).toBe('Toolbox');
+    expect(familyLabel('youtrack')).toBe('YouTrack');
+    expect(familyLabel('teamcity_recipes')).toBe('TeamCity recipes');
+  });
+
+  it('has a label for every family, and the long form changes only dotnet', () => {
+    for (const family of PRODUCT_FAMILIES) {
+      expect(familyLabel(family).length).toBeGreaterThan(0);
+      if (family !== 'dotnet') expect(familyLabel(family, { long: true })).toBe(familyLabel(family));
+    }
+  });
+});
+
+describe('item nouns and wording', () => {
+  it('calls items plugins, except in space, hub, edu, youtrack and teamcity recipes', () => {
+    expect(itemNoun('intellij')).toBe('plugin');
+    expect(itemNoun('teamcity')).toBe('plugin');
+    expect(itemNoun('fleet')).toBe('plugin');
+    expect(itemNoun('dotnet')).toBe('plugin');
+    expect(itemNoun('toolbox')).toBe('plugin');
+    expect(itemNoun('space')).toBe('application');
+    expect(itemNoun('hub')).toBe('dashboard widget');
+    expect(itemNoun('edu')).toBe('course');
+    expect(itemNoun('youtrack')).toBe('app');
+    expect(itemNoun('teamcity_recipes')).toBe('recipe');
+  });
+
+  it("says 'installation' for space and 'download' for every other family", () => {
+    expect(downloadWording('space')).toBe('installation');
+    for (const family of PRODUCT_FAMILIES.filter((candidate) => candidate !== 'space')) {
+      expect(downloadWording(family)).toBe('download');
+    }
+  });
+});
+
+describe('page titles', () => {
+  it("follow the form '%s | Marketplace'", () => {
+    expect(PAGE_TITLE_TEMPLATE).toBe('%s | Marketplace');
+    expect(pageTitle('Rainbow Brackets')).toBe('Rainbow Brackets | Marketplace');
+  });
+
+  it('keep titles with $ patterns exactly as written', () => {
+    expect(pageTitle("$& and $' costs")).toBe("$& and $' costs | Marketplace");
+  });
+
+  it('fall back to the marketplace name when the page has no title', () => {
+    expect(pageTitle('')).toBe('Marketplace');
+    expect(pageTitle('  ')).toBe('Marketplace');
+  });
+});

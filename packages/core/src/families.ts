@@ -1,0 +1,94 @@
+/**
+ * Product families (spec §1): which tool an item is for, how it is called, and the words its pages use.
+ */
+
+/** Every product family, in the spec's order. */
+export const PRODUCT_FAMILIES = [
+  'intellij',
+  'teamcity',
+  'hub',
+  'fleet',
+  'dotnet',
+  'edu',
+  'space',
+  'toolbox',
+  'youtrack',
+  'teamcity_recipes',
+] as const;
+
+export type ProductFamily = (typeof PRODUCT_FAMILIES)[number];
+
+export function isProductFamily(value: unknown): value is ProductFamily {
+  return typeof value === 'string' && (PRODUCT_FAMILIES as readonly string[]).includes(value);
+}
+
+/** The marketplace's own name: it ends every page title and names the education family. */
+export const MARKETPLACE_NAME = 'Marketplace';
+
+export interface FamilyLabelOptions {
+  /**
+   * The long form where a family has one: dotnet is '.NET' in short (menus, filters) and
+   * 'ReSharper (.NET)' in long (headings, where the host product must be named).
+   */
+  long?: boolean;
+  /** The product whose academy the edu family is ('{product} Academy'); defaults to {@link MARKETPLACE_NAME}. */
+  productName?: string;
+}
+
+const FAMILY_LABELS: Readonly<Record<Exclude<ProductFamily, 'edu'>, string>> = {
+  intellij: 'IntelliJ-based IDEs',
+  teamcity: 'TeamCity',
+  hub: 'Hub',
+  fleet: 'Fleet',
+  dotnet: '.NET',
+  space: 'Space',
+  toolbox: 'Toolbox',
+  youtrack: 'YouTrack',
+  teamcity_recipes: 'TeamCity recipes',
+};
+
+const DOTNET_LONG_LABEL = 'ReSharper (.NET)';
+
+/** The name people read for a family. */
+export function familyLabel(family: ProductFamily, options: FamilyLabelOptions = {}): string {
+  if (family === 'edu') {
+    const productName = options.productName?.trim() || MARKETPLACE_NAME;
+    return `${productName} Academy`;
+  }
+  if (family === 'dotnet' && options.long === true) return DOTNET_LONG_LABEL;
+  return FAMILY_LABELS[family];
+}
+
+/** What one item of a family is called. */
+export type ItemNoun = 'plugin' | 'application' | 'dashboard widget' | 'course' | 'app' | 'recipe';
+
+const ITEM_NOUNS: Readonly<Record<ProductFamily, ItemNoun>> = {
+  intellij: 'plugin',
+  teamcity: 'plugin',
+  hub: 'dashboard widget',
+  fleet: 'plugin',
+  dotnet: 'plugin',
+  edu: 'course',
+  space: 'application',
+  toolbox: 'plugin',
+  youtrack: 'app',
+  teamcity_recipes: 'recipe',
+};
+
+export function itemNoun(family: ProductFamily): ItemNoun {
+  return ITEM_NOUNS[family];
+}
+
+/** Space applications are installed into a Space organisation, not downloaded: their counters say so. */
+export function downloadWording(family: ProductFamily): 'installation' | 'download' {
+  return family === 'space' ? 'installation' : 'download';
+}
+
+/** The page title template of the spec; `%s` is the page's own title. */
+export const PAGE_TITLE_TEMPLATE = `%s | ${MARKETPLACE_NAME}`;
+
+/** '<title> | Marketplace'; a page without a title of its own is just 'Marketplace'. */
+export function pageTitle(title: string): string {
+  const ownTitle = title.trim();
+  return ownTitle === '' ? MARKETPLACE_NAME : PAGE_TITLE_TEMPLATE.replace('%s', () => ownTitle);
+}
