@@ -1,1 +1,7 @@
-export {};
+export * from './common';
+export * from './errors';
+export * from './ide';
+export * from './plugins';
+export * from './search';
+export * from './social';
+export * from './statistics';

@@ -1,0 +1,61 @@
+import { IDE_PRODUCT_KEYS } from '@marketplace/core';
+import { Type, type Static } from 'typebox';
+import { FamilySchema, PaymentFilterSchema, SortOrderSchema } from './common';
+import { PluginSummarySchema } from './plugins';
+
+const ProductKeySchema = Type.Enum([...IDE_PRODUCT_KEYS]);
+
+/** The filters shared by the search and its product facet. */
+const searchFilters = {
+  search: Type.Optional(Type.String({ maxLength: 200, description: 'Search text; typos are tolerated' })),
+  payment: PaymentFilterSchema,
+  tags: Type.Optional(
+    Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20, description: 'Tag names' }),
+  ),
+  products: Type.Optional(
+    Type.Array(ProductKeySchema, { maxItems: 40, description: 'Compatible with any of' }),
+  ),
+  family: Type.Optional(FamilySchema),
+};
+
+export const SearchPluginsQuery = Type.Object({
+  ...searchFilters,
+  orderBy: Type.Optional(SortOrderSchema),
+  max: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  offset: Type.Integer({ minimum: 0, maximum: 10_000, default: 0 }),
+});
+export type SearchPluginsQuery = Static<typeof SearchPluginsQuery>;
+
+export const SearchPluginsResult = Type.Object({
+  plugins: Type.Array(PluginSummarySchema),
+  total: Type.Integer(),
+  correctedQuery: Type.Optional(
+    Type.String({ description: 'The text searched for instead, when it differs' }),
+  ),
+});
+export type SearchPluginsResult = Static<typeof SearchPluginsResult>;
+
+export const ProductAggregationQuery = Type.Object(searchFilters);
+export type ProductAggregationQuery = Static<typeof ProductAggregationQuery>;
+
+export const ProductAggregationResult = Type.Object({
+  aggregations: Type.Record(Type.String(), Type.Integer(), {
+    description: 'Product key -> how many items match the other filters and are compatible with it',
+  }),
+  total: Type.Integer(),
+});
+export type ProductAggregationResult = Static<typeof ProductAggregationResult>;
+
+export const SearchSuggestQuery = Type.Object({
+  term: Type.String({ minLength: 1, maxLength: 100 }),
+  family: Type.Optional(FamilySchema),
+  max: Type.Integer({ minimum: 1, maximum: 20, default: 8 }),
+});
+
+export const SearchSuggestResult = Type.Object({
+  plugins: Type.Array(
+    Type.Object({ id: Type.Integer(), name: Type.String(), xmlId: Type.String(), link: Type.String() }),
+  ),
+  tags: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), link: Type.String() })),
+});
+export type SearchSuggestResult = Static<typeof SearchSuggestResult>;
