@@ -1,0 +1,119 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { Assume } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from './schema';
+
+export { schema };
+export type Schema = typeof schema;
+
+/** What both drivers answer to `execute`: a result with the rows (PGlite's Results, node-postgres's QueryResult). */
+export interface RowsQueryResultHKT extends PgQueryResultHKT {
+  type: RowsResult<Assume<this['row'], Record<string, unknown>>>;
+}
+
+export interface RowsResult<Row> {
+  rows: Row[];
+}
+
+/** The Drizzle database, whichever driver is underneath (both extend PgDatabase). */
+export type Database = PgDatabase<RowsQueryResultHKT, Schema>;
+
+/** A transaction of {@link Database}, for helpers that must run inside a caller's transaction. */
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/** Something that runs queries: the database itself or an open transaction. */
+export type Queryable = Database | Transaction;
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+/**
+ * Runs a multi-statement SQL script inside one transaction on a single connection, after `prelude` (for
+ * example an advisory lock). Drizzle's `execute` sends one statement per call through the extended
+ * protocol, which a migration file with functions and triggers does not fit.
+ */
+export type ScriptRunner = <T>(
+  body: (exec: (script: string) => Promise<Array<Record<string, unknown>>>) => Promise<T>,
+) => Promise<T>;
+
+export interface DatabaseConnection {
+  readonly db: Database;
+  readonly kind: DatabaseKind;
+  /** Runs SQL scripts in one transaction; used by the migrator. */
+  readonly inScriptTransaction: ScriptRunner;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** A PostgreSQL connection string; without it the embedded PGlite is used. */
+  databaseUrl?: string | undefined;
+  /** PGlite keeps its files in `${dataDir}/pglite`. */
+  dataDir: string;
+  /** PGlite only: keep the database in memory (tests). */
+  inMemory?: boolean;
+  /** PostgreSQL only: the most connections the pool opens. */
+  maxConnections?: number;
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseConnection> {
+  if (options.databaseUrl) {
+    return openPostgres(options.databaseUrl, options.maxConnections ?? 10);
+  }
+  return openPglite(options.inMemory ? undefined : join(options.dataDir, 'pglite'));
+}
+
+async function openPglite(directory: string | undefined): Promise<DatabaseConnection> {
+  if (directory) await mkdir(directory, { recursive: true });
+  const client = await PGlite.create(directory ?? 'memory://', { extensions: { pg_trgm } });
+  const db: Database = drizzlePglite({ client, schema });
+  return {
+    db,
+    kind: 'pglite',
+    inScriptTransaction: (body) =>
+      client.transaction((tx) =>
+        body(async (script) => {
+          const results = await tx.exec(script);
+          return results.at(-1)?.rows ?? [];
+        }),
+      ),
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(databaseUrl: string, maxConnections: number): Promise<DatabaseConnection> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: maxConnections });
+  // An idle client losing its server connection must not crash the process; the pool replaces it.
+  pool.on('error', (error) => console.error('PostgreSQL connection error:', error.message));
+  // Fail at start-up, with the server's own message, rather than at the first request.
+  const probe = await pool.connect();
+  probe.release();
+  const db: Database = drizzleNodePostgres({ client: pool, schema });
+  return {
+    db,
+    kind: 'postgres',
+    inScriptTransaction: async (body) => {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await body(async (script) => {
+          const results: unknown = await client.query(script);
+          const last = Array.isArray(results) ? results.at(-1) : results;
+          return (last as pg.QueryResult<Record<string, unknown>> | undefined)?.rows ?? [];
+        });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
