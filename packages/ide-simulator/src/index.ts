@@ -1,1 +1,11 @@
-export {};
+export { startIdeSimulator, RECEIVED_REQUESTS_PATH } from './simulator';
+export type { IdeSimulator } from './simulator';
+export {
+  BUILT_IN_TRUSTED_HOSTS,
+  DEFAULT_BUILD_NUMBER,
+  DEFAULT_EDUTOOLS_VERSION,
+  DEFAULT_IDE_NAME,
+  DEFAULT_RATE_LIMIT_PER_MINUTE,
+  UNTRUSTED_ORIGIN_POLICIES,
+} from './options';
+export type { EduToolsOptions, IdeSimulatorOptions, ReceivedRequest, UntrustedOriginPolicy } from './options';

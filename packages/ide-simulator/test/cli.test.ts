@@ -1,0 +1,70 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const cliPath = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+
+function runCli(args: string[]) {
+  return spawn(process.execPath, ['--import', 'tsx', cliPath, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+async function freePortBlock(size: number): Promise<number> {
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    const checks = await Promise.all(Array.from({ length: size }, (_, index) => isPortFree(base + index)));
+    if (checks.every(Boolean)) return base;
+  }
+}
+
+describe('pnpm ide-simulator', () => {
+  it('starts several IDEs on consecutive ports and prints the requests they receive', async () => {
+    const base = await freePortBlock(2);
+    const child = runCli([
+      ...['--port', String(base), '--plugin', 'com.example.tool', '--plugin', 'com.example.old=false'],
+      ...['--name', 'IntelliJ IDEA 2025.2', '--build', 'IU-252.23892.409'],
+      ...['--name', 'PyCharm 2025.2', '--build', 'PY-252.23892.410'],
+    ]);
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      await expect.poll(() => output.match(/is listening on/g)?.length ?? 0, { timeout: 10_000 }).toBe(2);
+      expect(output).toContain(
+        `PyCharm 2025.2 (PY-252.23892.410) is listening on http://127.0.0.1:${base + 1}`,
+      );
+      const second = await fetch(`http://127.0.0.1:${base + 1}/api/installPlugin`);
+      expect(await second.json()).toEqual({ name: 'PyCharm 2025.2', buildNumber: 'PY-252.23892.410' });
+      const ids = encodeURIComponent('["com.example.tool","com.example.old"]');
+      const check = await fetch(
+        `http://127.0.0.1:${base}/api/installPlugin?action=checkCompatibility&pluginIds=${ids}`,
+      );
+      expect(await check.json()).toEqual({ 'com.example.tool': true, 'com.example.old': false });
+      await expect
+        .poll(() => output, { timeout: 5_000 })
+        .toContain(`:${base + 1} GET /api/installPlugin -> 200`);
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  });
+
+  it('explains a bad argument and exits with status 2', async () => {
+    const child = runCli(['--untrusted-origins', 'maybe']);
+    let errors = '';
+    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    const status = await new Promise((resolve) => child.once('exit', resolve));
+    expect(status).toBe(2);
+    expect(errors).toContain('--untrusted-origins is accept or refuse, got "maybe"');
+  });
+});
