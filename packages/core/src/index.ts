@@ -3,3 +3,7 @@ export * from './families';
 export * from './enums';
 export * from './products';
 export * from './build-number';
+export * from './links';
+export * from './format';
+export * from './texts';
+export * from './entities';
