@@ -1,0 +1,48 @@
+/**
+ * Bounds that keep the inspection of an uploaded archive cheap whatever the archive claims. Every bound is
+ * checked against what the archive declares before anything is decompressed, and again against the bytes
+ * that really come out while streaming, so a lying header cannot get past either.
+ */
+export interface ArchiveLimits {
+  /** Largest upload accepted, in bytes (the public marketplace's limit is 400 MB). */
+  maxArchiveBytes: number;
+  /** Most entries in one archive: the upload itself, and each jar opened inside a zip. */
+  maxEntries: number;
+  /** Most bytes all entries of the upload may decompress to, together (zip bombs stop here). */
+  maxTotalUncompressedBytes: number;
+  /** Largest META-INF/plugin.xml read into memory; it is the only entry ever held whole in memory. */
+  maxDescriptorBytes: number;
+}
+
+export const MEGABYTE = 1024 * 1024;
+
+export const DEFAULT_ARCHIVE_LIMITS: Readonly<ArchiveLimits> = Object.freeze({
+  maxArchiveBytes: 400 * MEGABYTE,
+  maxEntries: 50_000,
+  maxTotalUncompressedBytes: 1024 * MEGABYTE,
+  maxDescriptorBytes: 4 * MEGABYTE,
+});
+
+/** Entry names longer than this are refused: no real plugin needs them and they only cost memory. */
+export const MAX_ENTRY_NAME_LENGTH = 1024;
+
+export function resolveLimits(overrides: Partial<ArchiveLimits> | undefined): ArchiveLimits {
+  const limits = { ...DEFAULT_ARCHIVE_LIMITS, ...overrides };
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(value) || value <= 0) {
+      throw new RangeError(`Archive limit ${name} must be a positive integer, got ${String(value)}`);
+    }
+  }
+  return limits;
+}
+
+/** "400 MB", "1.5 MB", "512 bytes": sizes in messages a developer reads. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < MEGABYTE) return `${trimDecimal(bytes / 1024)} KB`;
+  return `${trimDecimal(bytes / MEGABYTE)} MB`;
+}
+
+function trimDecimal(value: number): string {
+  return (Math.round(value * 10) / 10).toString();
+}
