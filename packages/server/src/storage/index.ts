@@ -1,0 +1,2 @@
+export * from './file-store';
+export { createFileStore, DiskFileStore } from './disk-file-store';

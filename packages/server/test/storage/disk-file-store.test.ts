@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFileStore, FileTooLargeError, type DiskFileStore } from '../../src/storage';
+
+const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex');
+
+async function collect(iterable: AsyncIterable<string>): Promise<string[]> {
+  const values: string[] = [];
+  for await (const value of iterable) values.push(value);
+  return values;
+}
+
+describe('the disk file store', () => {
+  let directory: string;
+  let store: DiskFileStore;
+  beforeEach(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'mp-files-'));
+    store = createFileStore(directory);
+  });
+  afterEach(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('stores content under its sha256 and gives the same bytes back', async () => {
+    const content = Buffer.from('<idea-plugin><id>com.example</id></idea-plugin>');
+    const stored = await store.put(content);
+    expect(stored).toEqual({ hash: sha256(content), size: content.length });
+    expect(await store.has(stored.hash)).toBe(true);
+    const opened = await store.open(stored.hash);
+    expect(opened?.size).toBe(content.length);
+    expect(await text(opened!.stream)).toBe(content.toString());
+    const shard = stored.hash.slice(0, 2);
+    expect(await readdir(join(directory, 'files', shard))).toEqual([stored.hash.slice(2)]);
+  });
+
+  it('streams large content through and keeps one copy of equal content', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    const chunks = Array.from({ length: 80 }, (_, index) =>
+      Buffer.concat([chunk, Buffer.from(String(index))]),
+    );
+    const whole = Buffer.concat(chunks);
+    const first = await store.put(Readable.from(chunks));
+    const second = await store.put(whole);
+    expect(first).toEqual({ hash: sha256(whole), size: whole.length });
+    expect(second).toEqual(first);
+    expect(await collect(store.list())).toEqual([first.hash]);
+  });
+
+  it('shows nothing under the hash name until the content is complete', async () => {
+    const content = Buffer.from('first half|second half');
+    const source = new PassThrough();
+    const putting = store.put(source);
+    source.write(content.subarray(0, 10));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await store.has(sha256(content))).toBe(false);
+    expect(await collect(store.list())).toEqual([]);
+    source.end(content.subarray(10));
+    expect((await putting).hash).toBe(sha256(content));
+    expect(await store.has(sha256(content))).toBe(true);
+  });
+
+  it('leaves no file behind when the source fails part-way', async () => {
+    const source = new Readable({
+      read() {
+        this.push(Buffer.from('part of an upload'));
+        this.destroy(new Error('connection reset'));
+      },
+    });
+    await expect(store.put(source)).rejects.toThrow('connection reset');
+    expect(await collect(store.list())).toEqual([]);
+    expect(await readdir(join(directory, 'files'))).toEqual([]);
+  });
+
+  it('refuses content over the size limit and stores nothing', async () => {
+    const attempt = store.put(Readable.from([Buffer.alloc(600), Buffer.alloc(600)]), { maxBytes: 1000 });
+    await expect(attempt).rejects.toBeInstanceOf(FileTooLargeError);
+    expect(await readdir(join(directory, 'files'))).toEqual([]);
+    expect(await store.put(Buffer.alloc(1000), { maxBytes: 1000 })).toMatchObject({ size: 1000 });
+  });
+
+  it('ignores temporary files left by a crash when listing', async () => {
+    const stored = await store.put(Buffer.from('kept'));
+    await writeFile(join(directory, 'files', '.incoming-0b7a5e5c'), 'half written');
+    await writeFile(join(directory, 'files', stored.hash.slice(0, 2), '.incoming-elsewhere'), 'junk');
+    expect(await collect(store.list())).toEqual([stored.hash]);
+    expect(await store.has(sha256('half written'))).toBe(false);
+  });
+
+  it('reads a byte range and reports the whole size', async () => {
+    const stored = await store.put(Buffer.from('0123456789'));
+    const opened = await store.open(stored.hash, { start: 2, end: 5 });
+    expect(opened?.size).toBe(10);
+    expect(await text(opened!.stream)).toBe('2345');
+  });
+
+  it('removes files and answers whether there was one', async () => {
+    const stored = await store.put(Buffer.from('to be removed'));
+    expect(await store.remove(stored.hash)).toBe(true);
+    expect(await store.remove(stored.hash)).toBe(false);
+    expect(await store.has(stored.hash)).toBe(false);
+    expect(await store.open(stored.hash)).toBeUndefined();
+    expect(await collect(store.list())).toEqual([]);
+  });
+
+  it('never builds a path from something that is not a hash', async () => {
+    await writeFile(join(directory, 'secret'), 'outside the store');
+    for (const name of ['../secret', '../../secret', 'AB'.repeat(32), `${'a'.repeat(63)}/`]) {
+      expect(await store.has(name)).toBe(false);
+      expect(await store.open(name)).toBeUndefined();
+      expect(await store.remove(name)).toBe(false);
+    }
+  });
+
+  it('lists nothing before the first file is stored', async () => {
+    expect(await collect(store.list())).toEqual([]);
+  });
+});
