@@ -58,6 +58,14 @@ describe('business constants of the spec', () => {
     expect(constants.INTERNAL_ERROR_MIN_STATUS).toBe(500);
   });
 
+  it('draws chart bars from 1 to 100 percent and writes dates and numbers in the spec formats', () => {
+    expect(constants.STATISTICS_BAR_MIN_PERCENT).toBe(1);
+    expect(constants.STATISTICS_BAR_MAX_PERCENT).toBe(100);
+    expect(constants.STATISTICS_DATE_FORMAT).toBe('yyyy-MM-dd');
+    expect(constants.DISPLAY_DATE_FORMAT).toBe('dd.MM.yyyy');
+    expect(constants.NUMBER_LOCALE).toBe('en-US');
+  });
+
   it('counts a day as 24 hours', () => {
     expect(constants.DAY_MS).toBe(86_400_000);
   });

@@ -37,6 +37,16 @@ export const DESCRIPTION_EXCERPT_LENGTH = 290;
 
 /** The download chart shows at most this many daily values. */
 export const STATISTICS_MAX_DAYS = 30;
+/** Bars of the download chart are scaled to this height for the busiest day, in percent. */
+export const STATISTICS_BAR_MAX_PERCENT = 100;
+/** A day with any downloads keeps at least this bar height, in percent, so that it stays visible. */
+export const STATISTICS_BAR_MIN_PERCENT = 1;
+/** How dates are written in statistics calls (in UTC). */
+export const STATISTICS_DATE_FORMAT = 'yyyy-MM-dd';
+/** How dates are shown on the site (in UTC). */
+export const DISPLAY_DATE_FORMAT = 'dd.MM.yyyy';
+/** The locale numbers are shown in. */
+export const NUMBER_LOCALE = 'en-US';
 /** The first day the marketplace counted anything: statistics never start earlier (yyyy-MM-dd). */
 export const MARKETPLACE_START_DATE = '2019-06-26';
 /** Countries picked out in statistics by country, in the spec's order (ISO 3166-1 alpha-2). */

@@ -3,6 +3,7 @@ import {
   MARKETPLACE_NAME,
   PAGE_TITLE_TEMPLATE,
   PRODUCT_FAMILIES,
+  USER_PLUGIN_FAMILIES,
   downloadWording,
   familyLabel,
   isProductFamily,
@@ -106,5 +107,13 @@ describe('page titles', () => {
   it('fall back to the marketplace name when the page has no title', () => {
     expect(pageTitle('')).toBe('Marketplace');
     expect(pageTitle('  ')).toBe('Marketplace');
+  });
+});
+
+describe("a user's plugin list", () => {
+  it('asks for every family except edu', () => {
+    expect(USER_PLUGIN_FAMILIES).toEqual(PRODUCT_FAMILIES.filter((family) => family !== 'edu'));
+    expect(USER_PLUGIN_FAMILIES).toHaveLength(9);
+    expect(USER_PLUGIN_FAMILIES).not.toContain('edu');
   });
 });

@@ -22,6 +22,11 @@ export function isProductFamily(value: unknown): value is ProductFamily {
   return typeof value === 'string' && (PRODUCT_FAMILIES as readonly string[]).includes(value);
 }
 
+/** The families a user's plugin list asks for (`/api/users/{id}/plugins?family=...`): all but edu. */
+export const USER_PLUGIN_FAMILIES: readonly ProductFamily[] = PRODUCT_FAMILIES.filter(
+  (family) => family !== 'edu',
+);
+
 /** The marketplace's own name: it ends every page title and names the education family. */
 export const MARKETPLACE_NAME = 'Marketplace';
 

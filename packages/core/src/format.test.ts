@@ -4,6 +4,7 @@ import {
   formatDisplayDate,
   formatNumber,
   formatStatisticsDate,
+  hasThemeTag,
   parseProductPageId,
   shouldShowDownloads,
   shouldShowUpdateDate,
@@ -188,5 +189,14 @@ describe('download chart bars', () => {
 
   it('count negative or non-numeric values as no downloads', () => {
     expect(statisticsBarHeights([-5, Number.NaN, 20, Number.POSITIVE_INFINITY])).toEqual([0, 0, 100, 0]);
+  });
+});
+
+describe('themes', () => {
+  it('are the items that carry the theme tag 164', () => {
+    expect(hasThemeTag([{ id: 3 }, { id: 164 }])).toBe(true);
+    expect(hasThemeTag([{ id: 216 }])).toBe(false);
+    expect(hasThemeTag([])).toBe(false);
+    expect(hasThemeTag(null)).toBe(false);
   });
 });

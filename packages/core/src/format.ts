@@ -6,7 +6,11 @@ import {
   DAY_MS,
   DESCRIPTION_EXCERPT_LENGTH,
   ERROR_MESSAGE_MAX_LENGTH,
+  NUMBER_LOCALE,
+  STATISTICS_BAR_MAX_PERCENT,
+  STATISTICS_BAR_MIN_PERCENT,
   STATISTICS_MAX_DAYS,
+  THEME_TAG_ID,
 } from './constants';
 
 /**
@@ -112,7 +116,7 @@ export function formatStatisticsDate(value: Date | number): string {
   return parts === undefined ? '' : `${parts.year}-${parts.month}-${parts.day}`;
 }
 
-const EN_US_NUMBER = new Intl.NumberFormat('en-US');
+const EN_US_NUMBER = new Intl.NumberFormat(NUMBER_LOCALE);
 
 /** A number as the site shows it: en-US grouping ('1,234,567'). Not a number gives an empty text. */
 export function formatNumber(value: number): string {
@@ -157,5 +161,12 @@ export function statisticsBarHeights(values: readonly number[]): number[] {
     .map((value) => (Number.isFinite(value) && value > 0 ? value : 0));
   const largest = Math.max(0, ...days);
   if (largest === 0) return days.map(() => 0);
-  return days.map((value) => (value === 0 ? 0 : Math.max(1, (value / largest) * 100)));
+  return days.map((value) =>
+    value === 0 ? 0 : Math.max(STATISTICS_BAR_MIN_PERCENT, (value / largest) * STATISTICS_BAR_MAX_PERCENT),
+  );
+}
+
+/** An item is a theme when it carries the theme tag (id 164). */
+export function hasThemeTag(tags: readonly { id: number }[] | null | undefined): boolean {
+  return tags?.some((tag) => tag.id === THEME_TAG_ID) ?? false;
 }

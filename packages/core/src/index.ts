@@ -7,3 +7,4 @@ export * from './links';
 export * from './format';
 export * from './texts';
 export * from './entities';
+export * from './uploads';
