@@ -36,11 +36,12 @@ export function resolveLimits(overrides: Partial<ArchiveLimits> | undefined): Ar
   return limits;
 }
 
-/** "400 MB", "1.5 MB", "512 bytes": sizes in messages a developer reads. */
+/** "1 GB", "400 MB", "1.5 KB", "512 bytes": sizes in messages a developer reads (binary units). */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < MEGABYTE) return `${trimDecimal(bytes / 1024)} KB`;
-  return `${trimDecimal(bytes / MEGABYTE)} MB`;
+  if (bytes < 1024 * MEGABYTE) return `${trimDecimal(bytes / MEGABYTE)} MB`;
+  return `${trimDecimal(bytes / (1024 * MEGABYTE))} GB`;
 }
 
 function trimDecimal(value: number): string {
