@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { BUILD_WILDCARD, compareBuildNumbers, isCompatibleBuild, parseBuildNumber } from './build-number';
+import {
+  BUILD_WILDCARD,
+  compareBuildNumbers,
+  isCompatibleBuild,
+  parseBuildNumber,
+  parseUntilBuild,
+} from './build-number';
 
 const LARGEST = Number.MAX_SAFE_INTEGER;
 
@@ -52,6 +58,28 @@ describe('reading build numbers', () => {
     ]) {
       expect(parseBuildNumber(text), text).toBeUndefined();
     }
+  });
+});
+
+describe('reading until-builds', () => {
+  it('reads an explicit large last component as a wildcard', () => {
+    expect(parseUntilBuild('145.9999')?.components).toEqual([145, LARGEST]);
+    expect(parseUntilBuild('IU-145.99999')).toEqual({ productCode: 'IU', components: [145, LARGEST] });
+    expect(parseUntilBuild('145.10000')?.components).toEqual([145, LARGEST]);
+    expect(parseUntilBuild('241.14494.99999')?.components).toEqual([241, 14494, LARGEST]);
+  });
+
+  it('keeps every other until-build exact', () => {
+    expect(parseUntilBuild('241.14494')?.components).toEqual([241, 14494]);
+    expect(parseUntilBuild('145.999')?.components).toEqual([145, 999]);
+    expect(parseUntilBuild('145.10001')?.components).toEqual([145, 10001]);
+    expect(parseUntilBuild('9999')?.components).toEqual([85, 9999]);
+    expect(parseUntilBuild('241')?.components).toEqual([241, 0]);
+  });
+
+  it('rejects what is not a build number', () => {
+    expect(parseUntilBuild('x.9999')).toBeUndefined();
+    expect(parseUntilBuild('')).toBeUndefined();
   });
 });
 

@@ -112,9 +112,14 @@ export function compareBuildNumbers(a: string | BuildNumber, b: string | BuildNu
  */
 const EXPLICIT_LARGE_LAST_COMPONENT = /^(.+)\.(9{4,}|10{4,})$/;
 
-function readUntilBuild(until: string): string {
+/**
+ * Reads an until-build the way compatibility checks must: like {@link parseBuildNumber}, except that an
+ * explicit large last component (`145.9999`) becomes a wildcard (`145.*`). Use it wherever an until bound
+ * is stored or compared, so that every check agrees with {@link isCompatibleBuild}.
+ */
+export function parseUntilBuild(until: string): BuildNumber | undefined {
   const match = EXPLICIT_LARGE_LAST_COMPONENT.exec(until.trim());
-  return match === null ? until : `${match[1] as string}.*`;
+  return parseBuildNumber(match === null ? until : `${match[1] as string}.*`);
 }
 
 function isBlank(value: string | null | undefined): value is null | undefined | '' {
@@ -140,7 +145,7 @@ export function isCompatibleBuild(
     if (lower === undefined || compareComponents(lower.components, ideBuild.components) > 0) return false;
   }
   if (!isBlank(until)) {
-    const upper = parseBuildNumber(readUntilBuild(until));
+    const upper = parseUntilBuild(until);
     if (upper === undefined || compareComponents(ideBuild.components, upper.components) > 0) return false;
   }
   return true;
