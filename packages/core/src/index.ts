@@ -8,3 +8,4 @@ export * from './format';
 export * from './texts';
 export * from './entities';
 export * from './uploads';
+export * from './failed-response';
