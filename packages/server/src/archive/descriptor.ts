@@ -82,7 +82,9 @@ export function readPluginDescriptor(bytes: Uint8Array, now: Date): DescriptorRe
       const { msg, line, col } = validation.err;
       return {
         ok: false,
-        errors: [`plugin.xml is not well-formed XML: ${msg} (line ${line}, column ${col}).`],
+        errors: [
+          `plugin.xml is not well-formed XML: ${msg.replace(/\.$/, '')} (line ${line}, column ${col}).`,
+        ],
         warnings: [],
       };
     }
