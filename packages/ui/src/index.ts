@@ -1,1 +1,46 @@
-export {};
+export { UI_STYLES, UiStyles } from './styles/ui-styles';
+
+export { StarRating, STAR_RATING_SIZES } from './star-rating/StarRating';
+export type { StarRatingProps, StarRatingSize } from './star-rating/StarRating';
+export { StarRatingInput } from './star-rating-input/StarRatingInput';
+export type { StarRatingInputProps } from './star-rating-input/StarRatingInput';
+export { DropdownMenu, DROPDOWN_TRANSITION_MS } from './dropdown-menu/DropdownMenu';
+export type { DropdownMenuItem, DropdownMenuProps, DropdownState } from './dropdown-menu/DropdownMenu';
+export { ToastProvider } from './toast/ToastProvider';
+export { ToastContext, useToasts } from './toast/toast-context';
+export type { Toast, ToastApi, ToastKind, ToastOptions } from './toast/toast-context';
+export { LoadingPlaceholder, DEFAULT_PLACEHOLDER_LINES } from './loading-placeholder/LoadingPlaceholder';
+export type { LoadingPlaceholderProps } from './loading-placeholder/LoadingPlaceholder';
+export { Link, withQuery } from './link/Link';
+export type { LinkProps } from './link/Link';
+
+export { PluginCard, PluginCardSkeleton } from './plugin-card/PluginCard';
+export type { PluginCardProps } from './plugin-card/PluginCard';
+export { ThemeCard, ThemeCardSkeleton } from './theme-card/ThemeCard';
+export type { ThemeCardProps } from './theme-card/ThemeCard';
+export { RemotePluginCard } from './plugin-card/RemotePluginCard';
+export type { RemotePluginCardProps } from './plugin-card/RemotePluginCard';
+export { cardItemFromPlugin, isThemePlugin } from './plugin-card/card-data';
+export type { CardItem } from './plugin-card/card-data';
+export { DownloadsChart } from './downloads-chart/DownloadsChart';
+export type { DownloadPoint, DownloadsChartProps } from './downloads-chart/DownloadsChart';
+
+export { IdeBridgeContext, useIdeBridge } from './ide/ide-bridge';
+export type { IdeBridge, LtiLaunch } from './ide/ide-bridge';
+export { useRunningIdes } from './ide/use-running-ides';
+export type { RunningIdes, RunningIdesState, UseRunningIdesOptions } from './ide/use-running-ides';
+export { InstallButton } from './install-button/InstallButton';
+export type { InstallButtonProps } from './install-button/InstallButton';
+export { AiButton, AI_BUTTON_SIZES, trackedPluginUrl } from './ai-button/AiButton';
+export type { AiButtonProps, AiButtonSize } from './ai-button/AiButton';
+export { canOpenCourse, CourseLtiButton, OpenCourseButton } from './course-button/CourseButton';
+export type { CourseLtiButtonProps, OpenCourseButtonProps } from './course-button/CourseButton';
+
+export {
+  fetchDailyDownloads,
+  fetchPlugin,
+  MarketplaceApiError,
+  statisticsRange,
+} from './marketplace-api/marketplace-api';
+export { useDailyDownloads, usePlugin } from './marketplace-api/hooks';
+export type { AsyncState } from './marketplace-api/use-async';

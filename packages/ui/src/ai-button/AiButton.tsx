@@ -1,0 +1,153 @@
+import type { RunningIde } from '@marketplace/core';
+import { AI_BUTTON_DEFAULT_TEXT, installFailureToast, RUNNING_IDE_POLL_INTERVAL_MS } from '@marketplace/core';
+import type { WidgetMessage } from '@marketplace/protocol';
+import { createMessage } from '@marketplace/protocol';
+import { useEffect, useRef, useState } from 'react';
+import type { IdeBridge } from '../ide/ide-bridge';
+import { useIdeBridge } from '../ide/ide-bridge';
+import { useRunningIdes } from '../ide/use-running-ides';
+
+export const AI_BUTTON_SIZES = ['xs', 's', 'm', 'l'] as const;
+export type AiButtonSize = (typeof AI_BUTTON_SIZES)[number];
+
+export interface AiButtonProps {
+  /** The AI assistant plugin's XML id. */
+  pluginXmlId: string;
+  /** The plugin's page on the plugins site, opened when no compatible IDE is running. */
+  pluginUrl: string;
+  buttonSize?: AiButtonSize;
+  buttonText?: string;
+  /** Let a long text wrap onto several lines instead of staying on one. */
+  allowMultiline?: boolean;
+  /** Tracking parameters added to the plugins-site link. */
+  trackingSource?: string;
+  trackingMedium?: string;
+  trackingContent?: string;
+  bridge?: IdeBridge;
+  /** Receives the protocol messages for the host page (mounted, size, running IDEs, install results, link clicks). */
+  onMessage?: (message: WidgetMessage) => void;
+}
+
+export const aiButtonStyles = `
+.mp-ai-button { display: inline-block; }
+.mp-ai-button .mp-button { font-weight: 600; }
+.mp-ai-button--xs .mp-button { min-height: 24px; padding: 0 8px; font-size: 12px; line-height: 16px; }
+.mp-ai-button--s .mp-button { min-height: 28px; padding: 0 12px; font-size: 13px; line-height: 18px; }
+.mp-ai-button--m .mp-button { min-height: 36px; padding: 0 16px; font-size: 14px; line-height: 20px; }
+.mp-ai-button--l .mp-button { min-height: 44px; padding: 0 22px; font-size: 16px; line-height: 22px; }
+.mp-ai-button--multiline .mp-button { white-space: normal; text-align: center; padding-top: 6px; padding-bottom: 6px; }
+`;
+
+/** The plugins-site link with the tracking parameters. */
+export function trackedPluginUrl(
+  pluginUrl: string,
+  tracking: { source: string; medium: string; content: string },
+) {
+  const url = new URL(pluginUrl);
+  url.searchParams.set('source', tracking.source);
+  url.searchParams.set('medium', tracking.medium);
+  url.searchParams.set('content', tracking.content);
+  return url.toString();
+}
+
+/**
+ * Gets an AI assistant plugin into the visitor's IDE: installs into the first compatible running IDE, or,
+ * while none runs, links to the plugin's page. Looks for IDEs again every 10 seconds.
+ */
+export function AiButton({
+  pluginXmlId,
+  pluginUrl,
+  buttonSize = 'm',
+  buttonText = AI_BUTTON_DEFAULT_TEXT,
+  allowMultiline = true,
+  trackingSource = 'embed',
+  trackingMedium = 'ai-button',
+  trackingContent,
+  bridge: bridgeProp,
+  onMessage,
+}: AiButtonProps) {
+  const bridge = useIdeBridge(bridgeProp);
+  const onMessageRef = useRef(onMessage);
+  onMessageRef.current = onMessage;
+  const post = (message: WidgetMessage) => onMessageRef.current?.(message);
+  const { state, reset } = useRunningIdes(bridge, {
+    pluginXmlId,
+    pollIntervalMs: RUNNING_IDE_POLL_INTERVAL_MS,
+    onIdes: (ides) => post(createMessage('ai-button:running-ides', { ides: [...ides] })),
+  });
+  const [installing, setInstalling] = useState(false);
+  const rootRef = useRef<HTMLSpanElement>(null);
+
+  useEffect(() => {
+    onMessageRef.current?.(createMessage('ai-button:mounted'));
+    const root = rootRef.current;
+    if (!root || typeof ResizeObserver === 'undefined') return undefined;
+    let last = '';
+    const observer = new ResizeObserver(() => {
+      const rect = root.getBoundingClientRect();
+      const size = { width: Math.ceil(rect.width), height: Math.ceil(rect.height) };
+      const key = `${size.width}x${size.height}`;
+      if (key === last) return;
+      last = key;
+      onMessageRef.current?.(createMessage('ai-button:size', size));
+    });
+    observer.observe(root);
+    return () => observer.disconnect();
+  }, []);
+
+  const install = async (ide: RunningIde) => {
+    setInstalling(true);
+    try {
+      await bridge.installPlugin(ide, pluginXmlId);
+      post(createMessage('ai-button:install-success', { ide }));
+    } catch {
+      post(createMessage('ai-button:install-error', { ide, message: installFailureToast(ide.name).message }));
+      reset();
+    } finally {
+      setInstalling(false);
+    }
+  };
+
+  const classes = [
+    'mp-ai-button',
+    `mp-ai-button--${buttonSize}`,
+    allowMultiline ? 'mp-ai-button--multiline' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const firstIde = state.ides[0];
+
+  return (
+    <span className={classes} ref={rootRef}>
+      {firstIde === undefined ? (
+        <a
+          className="mp-button"
+          href={trackedPluginUrl(pluginUrl, {
+            source: trackingSource,
+            medium: trackingMedium,
+            content: trackingContent ?? buttonText,
+          })}
+          target="_blank"
+          rel="noopener noreferrer"
+          onClick={(event) =>
+            post(createMessage('ai-button:plugins-site-link-click', { url: event.currentTarget.href }))
+          }
+        >
+          {buttonText}
+        </a>
+      ) : (
+        <button
+          type="button"
+          className="mp-button"
+          aria-busy={installing || undefined}
+          disabled={installing}
+          title={`Install to ${firstIde.name}`}
+          onClick={() => void install(firstIde)}
+        >
+          {installing ? <span className="mp-spinner" aria-hidden="true" /> : null}
+          {buttonText}
+        </button>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,54 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { createMemoryIdeBridge, SAMPLE_IDES } from '../ide/memory-ide-bridge';
+import { canOpenCourse, CourseLtiButton, OpenCourseButton } from './CourseButton';
+
+describe('course buttons', () => {
+  it('are disabled with a hint while no IDE for the course language runs', async () => {
+    const bridge = createMemoryIdeBridge({ ides: [SAMPLE_IDES.goland] });
+    render(<OpenCourseButton courseId={7} language="Python" bridge={bridge} />);
+    const hint = await screen.findByText('Please launch your IDE and refresh the page');
+    const button = screen.getByRole('button', { name: 'Open course' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(button.getAttribute('aria-describedby')).toBe(hint.id);
+  });
+
+  it('open the course in a running IDE that supports its language', async () => {
+    const bridge = createMemoryIdeBridge({ ides: [SAMPLE_IDES.goland, SAMPLE_IDES.pycharm] });
+    render(<OpenCourseButton courseId={7} language="Python" bridge={bridge} />);
+    const button = (await screen.findAllByRole('button', { name: 'Open course' })).find(
+      (element) => !(element as HTMLButtonElement).disabled,
+    );
+    await userEvent.click(button as HTMLElement);
+    expect(bridge.calls).toContain(`course 7@${SAMPLE_IDES.pycharm.port}`);
+  });
+
+  it('open an LMS launch with the LTI call', async () => {
+    const bridge = createMemoryIdeBridge({ ides: [SAMPLE_IDES.idea] });
+    render(
+      <CourseLtiButton
+        launch={{ marketplaceCourseId: 99, launchId: 'abc' }}
+        language="JAVA"
+        bridge={bridge}
+      />,
+    );
+    const button = await screen.findByRole('button', { name: 'Open course' });
+    await screen.findByTitle('Open course - IntelliJ IDEA 2025.2');
+    await userEvent.click(button);
+    expect(bridge.calls).toContain(`lti 99@${SAMPLE_IDES.idea.port}`);
+  });
+
+  it('tell the visitor when the course could not be opened', async () => {
+    const bridge = createMemoryIdeBridge({ ides: [SAMPLE_IDES.idea], openCourse: 'fail' });
+    render(<OpenCourseButton courseId={7} language="kotlin" bridge={bridge} />);
+    await userEvent.click(await screen.findByTitle('Open course - IntelliJ IDEA 2025.2'));
+    expect((await screen.findByRole('alert')).textContent).toContain('Something went wrong');
+  });
+
+  it('match IDEs to course languages by product code', () => {
+    expect(canOpenCourse(SAMPLE_IDES.goland, 'go')).toBe(true);
+    expect(canOpenCourse(SAMPLE_IDES.goland, 'Python')).toBe(false);
+    expect(canOpenCourse({ ...SAMPLE_IDES.idea, buildNumber: '252.1' }, 'JAVA')).toBe(false);
+  });
+});

@@ -1,0 +1,68 @@
+import {
+  formatNumber,
+  STATISTICS_LOADING,
+  STATISTICS_MAX_DAYS,
+  STATISTICS_UNAVAILABLE,
+  statisticsBarHeights,
+} from '@marketplace/core';
+
+export interface DownloadPoint {
+  /** The day, yyyy-MM-dd. */
+  name: string;
+  value: number;
+}
+
+export type DownloadsChartProps =
+  { status: 'pending' } | { status: 'rejected' } | { status: 'resolved'; points: readonly DownloadPoint[] };
+
+export const downloadsChartStyles = `
+.mp-chart { display: flex; flex-direction: column; gap: 4px; min-height: 48px; font: 12px/16px var(--mp-font); color: var(--mp-text-secondary); }
+.mp-chart__message { display: flex; align-items: center; min-height: 48px; margin: 0; }
+.mp-chart__bars { display: flex; align-items: flex-end; gap: 2px; height: 40px; margin: 0; padding: 0; list-style: none; }
+.mp-chart__bar { flex: 1 1 0; min-width: 2px; border-radius: 1px 1px 0 0; background: var(--mp-accent); opacity: 0.85; }
+.mp-chart__bar:hover { opacity: 1; }
+.mp-chart__bar--empty { background: var(--mp-skeleton); }
+.mp-chart__caption { margin: 0; }
+`;
+
+/** Downloads per day over the last 30 days as bars, with the total in words. */
+export function DownloadsChart(props: DownloadsChartProps) {
+  if (props.status === 'pending') {
+    return (
+      <div className="mp-chart" role="status" aria-busy="true">
+        <p className="mp-chart__message">{STATISTICS_LOADING}</p>
+      </div>
+    );
+  }
+  if (props.status === 'rejected') {
+    return (
+      <div className="mp-chart">
+        <p className="mp-chart__message">{STATISTICS_UNAVAILABLE}</p>
+      </div>
+    );
+  }
+  const points = props.points.slice(-STATISTICS_MAX_DAYS);
+  const heights = statisticsBarHeights(points.map((point) => point.value));
+  const total = points.reduce((sum, point) => sum + point.value, 0);
+  const caption = `${formatNumber(total)} downloads in the last ${points.length} days`;
+  return (
+    <figure className="mp-chart" style={{ margin: 0 }}>
+      <ul className="mp-chart__bars" aria-label="Downloads per day">
+        {points.map((point, index) => {
+          const height = heights[index] ?? 0;
+          const text = `${point.name}: ${formatNumber(point.value)} downloads`;
+          return (
+            <li
+              key={point.name}
+              className={`mp-chart__bar${height === 0 ? ' mp-chart__bar--empty' : ''}`}
+              style={{ height: `${Math.max(height, 2)}%` }}
+              title={text}
+              aria-label={text}
+            />
+          );
+        })}
+      </ul>
+      <figcaption className="mp-chart__caption">{caption}</figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,82 @@
+import type { RunningIde } from '@marketplace/core';
+import type { IdeBridge, LtiLaunch } from './ide-bridge';
+
+/** How a request to the in-memory IDE ends: at once, after a delay, with a failure, or never (to show busy states). */
+export type MemoryOutcome = 'succeed' | 'fail' | 'hang';
+
+export interface MemoryIdeBridgeOptions {
+  ides?: RunningIde[];
+  /** XML ids the IDEs accept; every plugin when undefined. */
+  compatiblePluginXmlIds?: readonly string[];
+  install?: MemoryOutcome;
+  openCourse?: MemoryOutcome;
+  /** Delay of every answer, in ms. */
+  delayMs?: number;
+  /** The search for IDEs never ends (to show the looking-for-IDEs state). */
+  discoveryHangs?: boolean;
+}
+
+export interface MemoryIdeBridge extends IdeBridge {
+  /** What was asked of the IDEs, in order, e.g. "install com.example@63342". */
+  readonly calls: string[];
+  /** Replaces the running IDEs (as if an IDE started or quit). */
+  setIdes(ides: RunningIde[]): void;
+}
+
+/**
+ * An IDE bridge whose IDEs live in memory: for stories and component tests, where no IDE runs. The real
+ * bridge is `@marketplace/ide-bridge`; the IDE simulator stands in for real IDEs in integration tests.
+ */
+export function createMemoryIdeBridge(options: MemoryIdeBridgeOptions = {}): MemoryIdeBridge {
+  let ides = options.ides ?? [];
+  const calls: string[] = [];
+  const delay = options.delayMs ?? 0;
+  const answer = <T>(value: () => T, outcome: MemoryOutcome = 'succeed'): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      if (outcome === 'hang') return;
+      const settle = () => {
+        if (outcome === 'fail') reject(new Error('The IDE did not answer.'));
+        else resolve(value());
+      };
+      if (delay > 0) setTimeout(settle, delay);
+      else queueMicrotask(settle);
+    });
+  return {
+    calls,
+    setIdes(next) {
+      ides = next;
+    },
+    findRunningIdes() {
+      calls.push('find');
+      return answer(() => [...ides], options.discoveryHangs ? 'hang' : 'succeed');
+    },
+    isCompatible(ide: RunningIde, pluginXmlId: string) {
+      calls.push(`compatible ${pluginXmlId}@${ide.port}`);
+      const list = options.compatiblePluginXmlIds;
+      return answer(() => list === undefined || list.includes(pluginXmlId));
+    },
+    installPlugin(ide: RunningIde, pluginXmlId: string) {
+      calls.push(`install ${pluginXmlId}@${ide.port}`);
+      return answer(() => undefined, options.install);
+    },
+    openCourse(ide: RunningIde, courseId: number) {
+      calls.push(`course ${courseId}@${ide.port}`);
+      return answer(() => undefined, options.openCourse);
+    },
+    openLtiCourse(ide: RunningIde, launch: LtiLaunch) {
+      calls.push(`lti ${launch.marketplaceCourseId}@${ide.port}`);
+      return answer(() => undefined, options.openCourse);
+    },
+    clearCache() {
+      calls.push('clear');
+    },
+  };
+}
+
+/** IDEs as they appear on a developer's machine, for stories and tests. */
+export const SAMPLE_IDES = {
+  idea: { name: 'IntelliJ IDEA 2025.2', buildNumber: 'IU-252.23892.409', port: 63342 },
+  ideaSecondCopy: { name: 'IntelliJ IDEA 2025.2', buildNumber: 'IU-252.26830.84', port: 63343 },
+  pycharm: { name: 'PyCharm 2025.2', buildNumber: 'PY-252.23892.439', port: 63344 },
+  goland: { name: 'GoLand 2025.2', buildNumber: 'GO-252.23892.402', port: 63345 },
+} satisfies Record<string, RunningIde>;

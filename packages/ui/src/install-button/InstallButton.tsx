@@ -1,0 +1,148 @@
+import type { RunningIde } from '@marketplace/core';
+import { GET_FROM_MARKETPLACE, installFailureToast, installSuccessToast } from '@marketplace/core';
+import { useState } from 'react';
+import type { DropdownMenuItem } from '../dropdown-menu/DropdownMenu';
+import { DropdownMenu } from '../dropdown-menu/DropdownMenu';
+import type { IdeBridge } from '../ide/ide-bridge';
+import { useIdeBridge } from '../ide/ide-bridge';
+import { useRunningIdes } from '../ide/use-running-ides';
+import { useToasts } from '../toast/toast-context';
+import { ToastProvider } from '../toast/ToastProvider';
+
+export interface InstallButtonProps {
+  /** The plugin's XML id, as the IDE knows it. */
+  pluginXmlId: string;
+  /** The plugin's page, offered when no IDE is running. */
+  pluginUrl: string;
+  /** Defaults to the bridge of `IdeBridgeContext`. */
+  bridge?: IdeBridge;
+  /** Called after the IDE accepted or refused the install. */
+  onInstallResult?: (result: { ide: RunningIde; ok: boolean }) => void;
+}
+
+export const installButtonStyles = `
+.mp-install { display: inline-flex; }
+.mp-install__ide-build { color: var(--mp-text-secondary); }
+`;
+
+/** Menu entries for the IDEs: one entry per IDE, entries that share a name grouped under it. */
+export function ideMenuItems(
+  ides: readonly RunningIde[],
+  onSelect: (ide: RunningIde) => void,
+): DropdownMenuItem[] {
+  const countByName = new Map<string, number>();
+  for (const ide of ides) countByName.set(ide.name, (countByName.get(ide.name) ?? 0) + 1);
+  return ides.map((ide) => {
+    const shared = (countByName.get(ide.name) ?? 0) > 1;
+    return {
+      id: `${ide.port}`,
+      label: shared ? `${ide.buildNumber} (port ${ide.port})` : ide.name,
+      group: shared ? ide.name : undefined,
+      onSelect: () => onSelect(ide),
+    };
+  });
+}
+
+function InstallButtonContent({
+  pluginXmlId,
+  pluginUrl,
+  bridge: bridgeProp,
+  onInstallResult,
+}: InstallButtonProps) {
+  const bridge = useIdeBridge(bridgeProp);
+  const toasts = useToasts();
+  const { state, reset } = useRunningIdes(bridge);
+  const [installing, setInstalling] = useState<RunningIde | undefined>(undefined);
+
+  const install = async (ide: RunningIde) => {
+    setInstalling(ide);
+    try {
+      await bridge.installPlugin(ide, pluginXmlId);
+      toasts?.show({ kind: 'success', ...installSuccessToast(ide.name) });
+      onInstallResult?.({ ide, ok: true });
+    } catch {
+      toasts?.show({ kind: 'error', ...installFailureToast(ide.name) });
+      // The IDE may have quit: forget what we knew about running IDEs and look again.
+      reset();
+      onInstallResult?.({ ide, ok: false });
+    } finally {
+      setInstalling(undefined);
+    }
+  };
+
+  if (state.status === 'pending') {
+    return (
+      <span className="mp-install">
+        <button type="button" className="mp-button" disabled aria-busy="true">
+          <span className="mp-spinner" aria-hidden="true" />
+          Install
+        </button>
+      </span>
+    );
+  }
+
+  const [onlyIde, ...others] = state.ides;
+  if (onlyIde === undefined) {
+    return (
+      <span className="mp-install">
+        <a
+          className="mp-button mp-button--secondary"
+          href={pluginUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
+          {GET_FROM_MARKETPLACE}
+        </a>
+      </span>
+    );
+  }
+
+  const busy = installing !== undefined;
+  if (others.length === 0) {
+    return (
+      <span className="mp-install">
+        <button
+          type="button"
+          className="mp-button"
+          aria-busy={busy || undefined}
+          disabled={busy}
+          onClick={() => void install(onlyIde)}
+        >
+          {busy ? <span className="mp-spinner" aria-hidden="true" /> : null}
+          Install to {onlyIde.name}
+        </button>
+      </span>
+    );
+  }
+
+  return (
+    <span className="mp-install">
+      <DropdownMenu
+        label="Choose an IDE"
+        trigger={
+          <>
+            {busy ? <span className="mp-spinner" aria-hidden="true" /> : null}
+            {busy ? `Installing to ${installing.name}` : 'Install to IDE'}
+          </>
+        }
+        busy={busy}
+        items={ideMenuItems(state.ides, (ide) => void install(ide))}
+      />
+    </span>
+  );
+}
+
+/**
+ * Installs the plugin into an IDE running on the visitor's machine: one button for one IDE, a menu for
+ * several, a link to the plugin page for none. Shows the outcome as a toast (its own toasts when no
+ * `ToastProvider` is around it).
+ */
+export function InstallButton(props: InstallButtonProps) {
+  const toasts = useToasts();
+  if (toasts) return <InstallButtonContent {...props} />;
+  return (
+    <ToastProvider>
+      <InstallButtonContent {...props} />
+    </ToastProvider>
+  );
+}

@@ -1,0 +1,178 @@
+import { render, screen } from '@testing-library/react';
+import type { Plugin } from '@marketplace/core';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ThemeCard, ThemeCardSkeleton } from '../theme-card/ThemeCard';
+import type { CardItem } from './card-data';
+import { cardItemFromPlugin } from './card-data';
+import { PluginCard, PluginCardSkeleton } from './PluginCard';
+import { RemotePluginCard } from './RemotePluginCard';
+
+const now = Date.UTC(2026, 10, 21, 12);
+const day = 24 * 60 * 60 * 1000;
+
+const item: CardItem = {
+  id: 42,
+  xmlId: 'com.example.rainbow',
+  name: 'Rainbow Brackets',
+  link: '/plugin/42-rainbow-brackets',
+  family: 'intellij',
+  icon: 'https://plugins.example.com/files/icon.svg',
+  preview: 'Colours matching brackets so nested code reads at a glance.',
+  vendor: { name: 'Example Tools', url: 'https://example.com' },
+  rating: 4.4,
+  downloads: 1_234_567,
+  pricingModel: 'FREEMIUM',
+  updateDate: now - 10 * day,
+  isTheme: false,
+};
+
+describe('PluginCard', () => {
+  it('shows what a visitor needs to pick an item', () => {
+    render(<PluginCard item={item} now={now} />);
+    const card = screen.getByRole('article', { name: 'Rainbow Brackets' });
+    expect(screen.getByRole('link', { name: 'Rainbow Brackets' }).getAttribute('href')).toBe(item.link);
+    expect(card.textContent).toContain('Example Tools');
+    expect(screen.getByRole('img', { name: 'Rated 4.4 out of 5' })).toBeTruthy();
+    expect(card.textContent).toContain(item.preview);
+    expect(card.textContent).toContain('1,234,567 downloads');
+    expect(card.textContent).toContain('Updated 11.11.2026');
+    expect(card.textContent).toContain('Freemium');
+  });
+
+  it('says when there is no description, and hides zero downloads and a fresh update date', () => {
+    render(
+      <PluginCard item={{ ...item, preview: ' ', downloads: 0, updateDate: now - day / 2 }} now={now} />,
+    );
+    const card = screen.getByRole('article');
+    expect(card.textContent).toContain('Description is not provided');
+    expect(card.textContent).not.toContain('downloads');
+    expect(card.textContent).not.toContain('Updated');
+  });
+
+  it('opens the item page of the marketplace in a new window when embedded', () => {
+    render(<PluginCard item={item} baseUrl="https://plugins.example.com" newWindow now={now} />);
+    const link = screen.getByRole('link');
+    expect(link.getAttribute('href')).toBe('https://plugins.example.com/plugin/42-rainbow-brackets');
+    expect(link.getAttribute('target')).toBe('_blank');
+  });
+
+  it('draws the item’s download chart when it has statistics', () => {
+    const downloadStatistics = Array.from({ length: 30 }, (_, index) => ({
+      name: new Date(now - (30 - index) * day).toISOString().slice(0, 10),
+      value: index * 3,
+    }));
+    render(<PluginCard item={{ ...item, downloadStatistics }} now={now} />);
+    expect(screen.getAllByRole('listitem', { name: /downloads$/ })).toHaveLength(30);
+  });
+
+  it('has a skeleton that is announced as loading', () => {
+    render(<PluginCardSkeleton />);
+    expect(screen.getByRole('status', { name: 'Loading plugin' }).getAttribute('aria-busy')).toBe('true');
+  });
+});
+
+describe('ThemeCard', () => {
+  it('shows the theme screenshot at 382x213 and always its update date', () => {
+    const theme = { ...item, name: 'Dracula', isTheme: true, updateDate: now - day / 2 };
+    render(<ThemeCard item={theme} imageUrl="https://plugins.example.com/files/dracula.png" now={now} />);
+    const image = screen.getByRole('img', { name: 'Dracula screenshot' });
+    expect(image.getAttribute('width')).toBe('382');
+    expect(image.getAttribute('height')).toBe('213');
+    expect(screen.getByRole('article').textContent).toContain('Updated 21.11.2026');
+  });
+
+  it('has a skeleton', () => {
+    render(<ThemeCardSkeleton />);
+    expect(screen.getByRole('status', { name: 'Loading theme' })).toBeTruthy();
+  });
+});
+
+const pluginBody: Plugin = {
+  id: 42,
+  removed: false,
+  status: 'resolved',
+  info: {
+    id: 42,
+    name: 'Rainbow Brackets',
+    family: 'intellij',
+    link: '/plugin/42-rainbow-brackets',
+    approve: true,
+    hasUnapprovedUpdate: false,
+    isHidden: false,
+    description: '<p>Colours <b>brackets</b></p>',
+    preview: '',
+    docText: '',
+    email: '',
+    downloads: 10,
+    xmlId: 'com.example.rainbow',
+    copyright: '',
+    removalRequested: false,
+    icon: '',
+    cdate: now - 100 * day,
+    pricingModel: 'FREE',
+    isMonetizationAvailable: false,
+    isBlocked: false,
+    isModificationAllowed: true,
+  },
+  screenshots: [],
+  tags: [],
+  rating: { status: 'resolved', meanRating: 3, votes: { '3': 2 } },
+  vendor: { name: '', url: '' },
+  urls: {
+    url: '',
+    bugtrackerUrl: '',
+    forumUrl: '',
+    licenseUrl: '',
+    sourceCodeUrl: '',
+    docUrl: '',
+    privacyPolicyUrl: '',
+    donationLinks: [],
+    customContacts: [],
+  },
+  language: null,
+  programmingLanguage: null,
+  developers: { status: 'idle', data: [] },
+  bundles: { status: 'idle', data: [] },
+  customTabs: [],
+  themes: [],
+};
+
+describe('cards from the marketplace API', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('turn an item into card data, the description as plain text', () => {
+    expect(cardItemFromPlugin(pluginBody)).toMatchObject({
+      name: 'Rainbow Brackets',
+      preview: 'Colours brackets',
+      icon: '',
+      vendor: { name: '' },
+      rating: 3,
+      isTheme: false,
+    });
+  });
+
+  it('load the item and its statistics, showing a skeleton first', async () => {
+    const requested: string[] = [];
+    vi.stubGlobal('fetch', async (url: string) => {
+      requested.push(url);
+      const body = url.includes('/api/plugins/42')
+        ? pluginBody
+        : { measure: 'downloads-count', dimension: 'day', data: [{ name: '2026-11-20', value: 5 }] };
+      return new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
+    });
+    render(<RemotePluginCard apiBase="https://plugins.example.com" pluginId={42} />);
+    expect(screen.getByRole('status', { name: 'Loading plugin' })).toBeTruthy();
+    expect(await screen.findByRole('article', { name: 'Rainbow Brackets' })).toBeTruthy();
+    expect(await screen.findByText('5 downloads in the last 1 days')).toBeTruthy();
+    expect(requested[0]).toBe('https://plugins.example.com/api/plugins/42');
+    const statistics = new URL(requested[1] ?? '');
+    expect(statistics.searchParams.get('plugin')).toBe('42');
+    expect(statistics.searchParams.get('fill')).toBe('full');
+  });
+
+  it('render nothing when the item cannot be loaded', async () => {
+    vi.stubGlobal('fetch', async () => new Response('{"message":"Not found"}', { status: 404 }));
+    const { container } = render(<RemotePluginCard apiBase="https://plugins.example.com" pluginId={404} />);
+    await vi.waitFor(() => expect(container.innerHTML).toBe(''));
+  });
+});
