@@ -1,0 +1,112 @@
+// `pnpm bench ide-discovery [runs]`: how long finding the running IDEs takes on loopback with 0, 1 and 3
+// simulated IDEs, with the concurrent scan and with the sequential one (median of the runs, default 30).
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { createIdeBridge } from '../src/index';
+import type { ScanStrategy } from '../src/index';
+
+const runs = Number(process.argv[2] ?? 30);
+if (!Number.isInteger(runs) || runs < 1) {
+  console.error('Usage: pnpm bench ide-discovery [runs >= 1]');
+  process.exit(2);
+}
+const WARM_UP_RUNS = 3;
+// The IDEs run in another process, as real ones do, so that their work does not share the bridge's thread.
+const simulatorCommand = join(
+  dirname(createRequire(import.meta.url).resolve('@marketplace/ide-simulator')),
+  'cli.ts',
+);
+
+async function startSimulators(base: number, count: number): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', simulatorCommand, '--port', String(base), '--count', String(count)].concat([
+      '--rate-limit',
+      'off',
+      '--quiet',
+    ]),
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if ((output.match(/is listening on/g)?.length ?? 0) === count) resolve();
+    });
+    child.once('exit', (status) => reject(new Error(`the IDE simulator stopped (status ${status})`)));
+  });
+  return child;
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+async function freePortBlock(size: number): Promise<number> {
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * (40_000 - size));
+    const checks = await Promise.all(Array.from({ length: size }, (_, index) => isPortFree(base + index)));
+    if (checks.every(Boolean)) return base;
+  }
+}
+
+function percentile(sorted: number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+}
+
+async function measure(base: number, expected: number, scan: ScanStrategy) {
+  const times: number[] = [];
+  let probes = 0;
+  const countingFetch = (input: string, init?: RequestInit) => {
+    probes++;
+    return fetch(input, init);
+  };
+  for (let run = 0; run < WARM_UP_RUNS + runs; run++) {
+    // A new bridge each time: nothing cached.
+    const bridge = createIdeBridge({ ports: { start: base }, permission: false, scan, fetch: countingFetch });
+    const start = performance.now();
+    const ides = await bridge.findRunningIdes();
+    const elapsed = performance.now() - start;
+    if (ides.length !== expected) throw new Error(`found ${ides.length} IDEs, expected ${expected}`);
+    if (run >= WARM_UP_RUNS) times.push(elapsed);
+  }
+  times.sort((a, b) => a - b);
+  return {
+    median: percentile(times, 0.5),
+    p90: percentile(times, 0.9),
+    probesPerScan: probes / (WARM_UP_RUNS + runs),
+  };
+}
+
+const base = await freePortBlock(12);
+console.log(`IDE discovery on 127.0.0.1:${base}+, median and 90th percentile of ${runs} runs (ms)\n`);
+console.log('running IDEs  scan         median     p90   probes');
+for (const count of [0, 1, 3]) {
+  const simulators = count > 0 ? await startSimulators(base, count) : undefined;
+  try {
+    for (const scan of ['concurrent', 'sequential'] as const) {
+      const { median, p90, probesPerScan } = await measure(base, count, scan);
+      console.log(
+        `${String(count).padStart(12)}  ${scan.padEnd(10)} ${median.toFixed(2).padStart(8)} ${p90
+          .toFixed(2)
+          .padStart(7)} ${String(probesPerScan).padStart(8)}`,
+      );
+    }
+  } finally {
+    if (simulators) await stop(simulators);
+  }
+}
