@@ -2,10 +2,13 @@ import { sql } from 'drizzle-orm';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/db/client';
 import { migrate, MigrationError, readMigrations } from '../../src/db/migrate';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './test-database';
+
+// Starting PGlite and applying the migrations takes seconds on a busy machine.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 describe.each(DATABASE_KINDS)('migrations on %s', (kind) => {
   let testDatabase: TestDatabase | undefined;

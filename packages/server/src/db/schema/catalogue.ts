@@ -269,9 +269,6 @@ export const pluginCompatibleProducts = pgTable(
   ],
 );
 
-/** The largest build-number component, standing for `*`, `SNAPSHOT` and `__BUILD__`. */
-export const BUILD_WILDCARD_COMPONENT = Number.MAX_SAFE_INTEGER;
-
 const versionColumns = {
   id: serial('id').primaryKey(),
   pluginId: integer('plugin_id')
@@ -282,7 +279,10 @@ const versionColumns = {
   channel: text('channel').notNull().default(''),
   sinceBuild: text('since_build').notNull(),
   untilBuild: text('until_build'),
-  /** The build bounds as numbers, compared by PostgreSQL's array order (the IDE's build order). */
+  /**
+   * The build bounds as numbers (core's parseBuildNumber; wildcards are BUILD_WILDCARD), compared by
+   * PostgreSQL's array order, which is the IDE's build order.
+   */
   sinceComponents: bigint('since_components', { mode: 'number' }).array().notNull(),
   untilComponents: bigint('until_components', { mode: 'number' }).array(),
   fileHash: text('file_hash').notNull(),
