@@ -278,7 +278,10 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
       // Subscribers have been told through publish().
     }
     if (chain === pollChain) {
-      pollTimer = clock.setTimeout(() => void poll(chain, true), RUNNING_IDE_POLL_INTERVAL_MS);
+      pollTimer = clock.setTimeout(() => {
+        pollTimer = undefined;
+        void poll(chain, true);
+      }, RUNNING_IDE_POLL_INTERVAL_MS);
     }
   };
 
@@ -286,6 +289,12 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
     ideList = undefined;
     compatibility.clear();
     cacheGeneration++;
+    // Subscribers should not keep showing an IDE that may be gone until the next poll: look again now.
+    if (listeners.size > 0 && pollTimer !== undefined) {
+      clock.clearTimeout(pollTimer);
+      pollTimer = undefined;
+      void poll(pollChain, true);
+    }
   }
 
   const targetOf = (ide: IdeAddress): IdeTarget => ({ port: ide.port, name: ide.name });

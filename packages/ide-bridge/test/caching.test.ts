@@ -142,6 +142,22 @@ describe('subscribing', () => {
     expect(probes(first)).toBe(3);
   });
 
+  it('looks again at once when an install fails, so that an IDE that quit leaves the list', async () => {
+    const [ide] = await runIdes([0]);
+    const bridge = bridgeFor();
+    const updates: RunningIdesUpdate[] = [];
+    const unsubscribe = bridge.subscribe((update) => updates.push(update));
+    const nextPollScheduled = () => clock.pendingDelays().join() === '10000';
+    await waitUntil(() => updates.length === 1 && nextPollScheduled());
+    const found = updates[0]?.status === 'found' ? updates[0].ides[0] : undefined;
+    if (!found || !ide) throw new Error('no IDE');
+    await ide.close();
+    await expect(bridge.install('com.example.tool', found)).rejects.toMatchObject({ kind: 'no-ide' });
+    await waitUntil(() => updates.length === 2);
+    expect(updates[1]).toEqual({ status: 'found', ides: [], groups: [] });
+    unsubscribe();
+  });
+
   it('uses a fresh cached list for the first answer instead of probing again', async () => {
     const [ide] = await runIdes([0]);
     const bridge = bridgeFor();
