@@ -204,7 +204,7 @@ function readDependencies(root: Record<string, unknown>, errors: string[]): Plug
     }
     dependencies.push({
       id,
-      optional: optionalAttribute(element, 'optional') === 'true',
+      optional: optionalAttribute(element, 'optional')?.toLowerCase() === 'true',
       configFile: optionalAttribute(element, 'config-file'),
     });
   }

@@ -65,7 +65,7 @@ export async function inspectPluginArchive(
   try {
     const found = await findDescriptor(filePath, limits, scratch);
     const reading = readPluginDescriptor(found.bytes, options.now ?? new Date());
-    const warnings = [...found.warnings, ...reading.warnings];
+    const warnings = reading.warnings;
     if (!reading.ok) return rejected(reading.errors, warnings);
     const descriptor = reading.descriptor;
     const errors: string[] = [];
@@ -104,7 +104,6 @@ function rejected(errors: string[], warnings: string[]): ArchiveInspection {
 interface FoundDescriptor {
   bytes: Buffer;
   kind: ArchiveKind;
-  warnings: string[];
 }
 
 /** What a first pass over the central directory learns, before a single byte is decompressed. */
@@ -182,7 +181,7 @@ async function findDescriptor(
     }
     throw new ArchiveRejection(DESCRIPTOR_NOT_FOUND);
   }
-  return { bytes: descriptor, kind, warnings: [] };
+  return { bytes: descriptor, kind };
 }
 
 /**
@@ -344,7 +343,9 @@ class ScratchFolder {
     return join(this.folder, `nested-${this.count}.jar`);
   }
 
+  /** Never fails: a folder left in the temp dir must not turn the uploader's answer into a server error. */
   async remove(): Promise<void> {
-    if (this.folder !== undefined) await rm(this.folder, { recursive: true, force: true });
+    if (this.folder === undefined) return;
+    await rm(this.folder, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
   }
 }
