@@ -1,0 +1,77 @@
+import type { EmbedItemDataMessage } from '@marketplace/protocol';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { marketplaceFetch, pluginFixture } from '../test-support/plugin-fixture';
+import { definePluginCard } from './define';
+
+const API = 'https://market.example';
+
+function renderCard(attributes: Record<string, string>): HTMLElement {
+  const card = document.createElement('mp-plugin-card');
+  for (const [name, value] of Object.entries(attributes)) card.setAttribute(name, value);
+  document.body.append(card);
+  return card;
+}
+
+describe('<mp-plugin-card>', () => {
+  beforeAll(() => definePluginCard());
+  afterEach(() => {
+    document.body.innerHTML = '';
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('renders the item from the marketplace inside its shadow root and announces the item data', async () => {
+    vi.stubGlobal('fetch', marketplaceFetch(API, [pluginFixture({ id: 7, name: 'Rainbow Brackets' })]));
+    const announced: EmbedItemDataMessage[] = [];
+    document.body.addEventListener('embed:item-data', (event) => announced.push(event.detail));
+    const card = renderCard({ 'plugin-id': '7', 'api-base': API });
+
+    await vi.waitFor(() =>
+      expect(card.shadowRoot?.querySelector('.mp-card__name')?.textContent).toBe('Rainbow Brackets'),
+    );
+    const link = card.shadowRoot?.querySelector<HTMLAnchorElement>('.mp-card__name a');
+    expect(link?.href).toBe(`${API}/plugin/7-rainbow-brackets`);
+    expect(link?.target).toBe('_blank');
+    // The host page's styles cannot reach the card, and the card's styles stay inside.
+    expect(document.querySelector('.mp-card')).toBeNull();
+    expect(announced).toHaveLength(1);
+    expect(announced[0]?.item.rating).toBe(4.5);
+    expect(announced[0]?.item.info).not.toHaveProperty('pricingModel');
+  });
+
+  it('renders nothing and says why in the console when the item does not exist', async () => {
+    vi.stubGlobal('fetch', marketplaceFetch(API, []));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const card = renderCard({ 'plugin-id': '404', 'api-base': API });
+    await vi.waitFor(() =>
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('could not load plugin 404')),
+    );
+    expect(card.shadowRoot?.querySelector('.mp-card')).toBeNull();
+  });
+
+  it('asks for a numeric plugin-id instead of calling the API with anything else', async () => {
+    const fetchSpy = vi.fn(marketplaceFetch(API, []));
+    vi.stubGlobal('fetch', fetchSpy);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    renderCard({ 'plugin-id': '../admin', 'api-base': API });
+    await vi.waitFor(() =>
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('"../admin" is not a plugin id')),
+    );
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('follows a changed plugin-id attribute', async () => {
+    vi.stubGlobal(
+      'fetch',
+      marketplaceFetch(API, [pluginFixture({ id: 7 }), pluginFixture({ id: 8, name: 'Key Promoter' })]),
+    );
+    const card = renderCard({ 'plugin-id': '7', 'api-base': API });
+    await vi.waitFor(() =>
+      expect(card.shadowRoot?.querySelector('.mp-card__name')?.textContent).toBe('Rainbow Brackets'),
+    );
+    card.setAttribute('plugin-id', '8');
+    await vi.waitFor(() =>
+      expect(card.shadowRoot?.querySelector('.mp-card__name')?.textContent).toBe('Key Promoter'),
+    );
+  });
+});

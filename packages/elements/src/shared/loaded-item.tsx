@@ -1,0 +1,70 @@
+import type { Plugin } from '@marketplace/core';
+import { createMessage } from '@marketplace/protocol';
+import { usePlugin } from '@marketplace/ui';
+import type { ReactNode } from 'react';
+import { useEffect } from 'react';
+import { resolveApiBase } from './api-base';
+import { embedItemFromApi } from './embed-item';
+import { parsePluginId } from './plugin-id';
+import { useSizeReport } from './use-size-report';
+import type { WidgetViewProps } from './widget-element';
+
+interface LoadedItemProps extends WidgetViewProps {
+  elementName: string;
+  pluginId: string | undefined;
+  apiBase: string | undefined;
+  /** What to show while the item loads (default nothing, as the embed pages do). */
+  pending?: ReactNode;
+  children: (plugin: Plugin, context: { apiBase: string; pluginId: number }) => ReactNode;
+  /** Report size changes with this message (the AI button reports its own size). */
+  reportSize?: boolean;
+}
+
+function Loaded({
+  elementName,
+  pluginId,
+  apiBase,
+  host,
+  emit,
+  pending = null,
+  children,
+  reportSize = true,
+}: Omit<LoadedItemProps, 'pluginId' | 'apiBase'> & { pluginId: number; apiBase: string }) {
+  const plugin = usePlugin(apiBase, pluginId);
+  useSizeReport(host, (size) => {
+    if (reportSize) emit(createMessage('embed:size', size));
+  });
+  useEffect(() => {
+    if (plugin.status === 'resolved') {
+      emit(createMessage('embed:item-data', { item: embedItemFromApi(plugin.data) }));
+    } else if (plugin.status === 'rejected') {
+      console.warn(
+        `<${elementName}> could not load plugin ${pluginId} from ${apiBase}: ${plugin.error.message}`,
+      );
+    }
+  }, [plugin, emit, elementName, apiBase, pluginId]);
+
+  if (plugin.status === 'pending') return <>{pending}</>;
+  // A host page shows nothing rather than a broken widget; the console says why.
+  if (plugin.status === 'rejected') return null;
+  return <>{children(plugin.data, { apiBase, pluginId })}</>;
+}
+
+/**
+ * Loads the element's item from the marketplace and renders `children` with it; announces the item
+ * (`embed:item-data`) and the element's size (`embed:size`) like an embed page does.
+ */
+export function LoadedItem({ pluginId, apiBase, ...rest }: LoadedItemProps) {
+  const id = parsePluginId(pluginId, rest.elementName);
+  if (id === undefined) return null;
+  return (
+    <div part="base">
+      <Loaded {...rest} pluginId={id} apiBase={resolveApiBase(apiBase)} />
+    </div>
+  );
+}
+
+/** The item page on the marketplace, absolute (the widget runs on another site). */
+export function itemPageUrl(plugin: Plugin, apiBase: string): string {
+  return new URL(plugin.info.link, `${apiBase}/`).href;
+}
