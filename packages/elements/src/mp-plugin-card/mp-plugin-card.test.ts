@@ -34,7 +34,7 @@ describe('<mp-plugin-card>', () => {
     expect(link?.target).toBe('_blank');
     // The host page's styles cannot reach the card, and the card's styles stay inside.
     expect(document.querySelector('.mp-card')).toBeNull();
-    expect(announced).toHaveLength(1);
+    await vi.waitFor(() => expect(announced).toHaveLength(1));
     expect(announced[0]?.item.rating).toBe(4.5);
     expect(announced[0]?.item.info).not.toHaveProperty('pricingModel');
   });
