@@ -29,7 +29,14 @@ export const NearestUpdatesQuery = Type.Object({
   pluginXMLIds: XmlIds,
   channel: Type.String({ maxLength: 100, default: '' }),
 });
-export const NearestUpdatesResult = Type.Record(Type.String(), CompatibleUpdateSchema, {
+/** core's UpdateInfo, with the plugin's number. */
+export const NearestUpdateSchema = Type.Object({
+  xmlId: Type.String(),
+  id: Type.Integer({ description: 'The version (update) id' }),
+  pluginId: Type.Integer(),
+  version: Type.String(),
+});
+export const NearestUpdatesResult = Type.Record(Type.String(), NearestUpdateSchema, {
   description: 'xmlId -> the newest version compatible with the build',
 });
 

@@ -5,3 +5,4 @@ export * from './plugins';
 export * from './search';
 export * from './social';
 export * from './statistics';
+export type * from './entity-checks';

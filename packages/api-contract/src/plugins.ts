@@ -1,4 +1,4 @@
-import { IDE_PRODUCT_KEYS, RATING_CATEGORIES } from '@marketplace/core';
+import { IDE_PRODUCT_KEYS } from '@marketplace/core';
 import { Type, type Static } from 'typebox';
 import { FamilySchema, Nullable, PricingModelSchema, Timestamp } from './common';
 
@@ -12,23 +12,23 @@ export const TagSchema = Type.Object({
 });
 export type TagBody = Static<typeof TagSchema>;
 
+/** A vendor; both fields are '' when the item has none (core's Vendor). */
 export const VendorSchema = Type.Object({
   name: Type.String(),
-  url: Nullable(Type.String()),
+  url: Type.String(),
 });
 
-export const LinkSchema = Type.Object({ title: Type.String(), url: Type.String() });
-
+/** Every URL is '' when the item does not give it (core's PluginUrls). */
 export const PluginUrlsSchema = Type.Object({
-  url: Nullable(Type.String()),
-  bugtrackerUrl: Nullable(Type.String()),
-  forumUrl: Nullable(Type.String()),
-  licenseUrl: Nullable(Type.String()),
-  sourceCodeUrl: Nullable(Type.String()),
-  docUrl: Nullable(Type.String()),
-  privacyPolicyUrl: Nullable(Type.String()),
-  donationLinks: Type.Array(LinkSchema),
-  customContacts: Type.Array(LinkSchema),
+  url: Type.String(),
+  bugtrackerUrl: Type.String(),
+  forumUrl: Type.String(),
+  licenseUrl: Type.String(),
+  sourceCodeUrl: Type.String(),
+  docUrl: Type.String(),
+  privacyPolicyUrl: Type.String(),
+  donationLinks: Type.Array(Type.Object({ name: Type.String(), url: Type.String() })),
+  customContacts: Type.Array(Type.Object({ title: Type.String(), link: Type.String() })),
 });
 
 export const PluginInfoSchema = Type.Object({
@@ -40,14 +40,14 @@ export const PluginInfoSchema = Type.Object({
   hasUnapprovedUpdate: Type.Boolean(),
   isHidden: Type.Boolean(),
   description: Type.String({ description: 'HTML' }),
-  preview: Nullable(Type.String()),
-  docText: Nullable(Type.String()),
-  email: Nullable(Type.String()),
+  preview: Type.String(),
+  docText: Type.String(),
+  email: Type.String(),
   downloads: Type.Integer(),
   xmlId: Type.String(),
-  copyright: Nullable(Type.String()),
+  copyright: Type.String(),
   removalRequested: Type.Boolean(),
-  icon: Nullable(Type.String({ description: 'Address of the icon' })),
+  icon: Type.String({ description: "Address of the icon, '' when there is none" }),
   cdate: Timestamp,
   pricingModel: PricingModelSchema,
   isMonetizationAvailable: Type.Boolean(),
@@ -55,42 +55,40 @@ export const PluginInfoSchema = Type.Object({
   isModificationAllowed: Type.Boolean(),
 });
 
+const StarVotes = Type.Object(
+  { '1': Type.Integer(), '2': Type.Integer(), '3': Type.Integer(), '4': Type.Integer(), '5': Type.Integer() },
+  { description: 'How many ratings of each star count' },
+);
+
+/** GET /api/plugins/{id}/rating. */
 export const RatingSchema = Type.Object({
   meanRating: Type.Number({ description: 'Mean of all ratings, 0 when there are none' }),
-  votes: Type.Integer({ description: 'How many people rated' }),
-  distribution: Type.Object(
-    {
-      '1': Type.Integer(),
-      '2': Type.Integer(),
-      '3': Type.Integer(),
-      '4': Type.Integer(),
-      '5': Type.Integer(),
-    },
-    { description: 'How many ratings of each star count' },
-  ),
+  votes: StarVotes,
+  total: Type.Integer({ description: 'How many people rated' }),
 });
 export type RatingBody = Static<typeof RatingSchema>;
 
+/** GET /api/plugins/{id}/rating-granular: the mean per category that has ratings (core's GranularRating). */
 export const GranularRatingSchema = Type.Object({
-  categories: Type.Array(
-    Type.Object({
-      category: Type.Enum([...RATING_CATEGORIES]),
-      meanRating: Type.Number(),
-      votes: Type.Integer(),
-    }),
-  ),
+  INTEGRATION: Type.Optional(Type.Number()),
+  PERFORMANCE: Type.Optional(Type.Number()),
+  AVAILABLE_FEATURES: Type.Optional(Type.Number()),
+  USER_INTERFACE: Type.Optional(Type.Number()),
+  DOCUMENTATION_QUALITY: Type.Optional(Type.Number()),
+  PRICING_POLICY: Type.Optional(Type.Number()),
 });
 export type GranularRatingBody = Static<typeof GranularRatingSchema>;
 
+/** core's PluginDeveloper (its id is text) plus the profile link. */
 export const DeveloperSchema = Type.Object({
-  id: Type.Integer(),
+  id: Type.String(),
   login: Type.String(),
   name: Type.String(),
   link: Type.String({ description: 'Profile page path' }),
 });
 export type DeveloperBody = Static<typeof DeveloperSchema>;
 
-/** The short form of an item used by lists, search results and cards. */
+/** The short form of an item used by lists, search results and cards (core's PluginCard). */
 export const PluginSummarySchema = Type.Object({
   id: Type.Integer(),
   xmlId: Type.String(),
@@ -98,12 +96,13 @@ export const PluginSummarySchema = Type.Object({
   link: Type.String(),
   family: FamilySchema,
   preview: Type.String({ description: 'Plain-text excerpt of the description' }),
-  icon: Nullable(Type.String()),
+  icon: Type.String({ description: "'' when there is none" }),
   downloads: Type.Integer(),
   rating: Type.Number(),
   pricingModel: PricingModelSchema,
-  vendor: Nullable(VendorSchema),
+  vendor: VendorSchema,
   tags: Type.Array(Type.String()),
+  isTheme: Type.Boolean(),
   cdate: Timestamp,
   updateDate: Timestamp,
 });
@@ -120,12 +119,13 @@ const Loaded = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
 export const ThemeSchema = Type.Object({ name: Type.String(), dark: Type.Boolean() });
 export const CustomTabSchema = Type.Object({
   tabName: Type.String(),
+  path: Type.String(),
   urlSuffix: Type.String(),
   contentUrl: Type.String(),
   generateToc: Type.Boolean(),
 });
 
-/** GET /api/plugins/{id}: the item in the spec's default shape (§3). */
+/** GET /api/plugins/{id}: the item in the spec's default shape (§3, core's Plugin). */
 export const PluginSchema = Type.Object({
   id: Type.Integer(),
   removed: Type.Boolean(),
@@ -134,11 +134,11 @@ export const PluginSchema = Type.Object({
   screenshots: Type.Array(Type.Object({ url: Type.String() })),
   tags: Type.Array(TagSchema),
   rating: Type.Object({
-    status: Type.Enum(['idle', 'resolved']),
+    status: Type.Enum(['resolved']),
     meanRating: Type.Number(),
-    votes: Type.Integer(),
+    votes: StarVotes,
   }),
-  vendor: Nullable(VendorSchema),
+  vendor: VendorSchema,
   urls: PluginUrlsSchema,
   language: Nullable(Type.String()),
   programmingLanguage: Nullable(Type.String()),

@@ -1,0 +1,50 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config';
+import type { DatabaseConnection } from './db/client';
+import type { FileStore } from './storage';
+import caching from './plugins/app/caching';
+import errorHandling from './plugins/app/errors';
+import services from './plugins/app/services';
+import compression from './plugins/external/compression';
+import cors from './plugins/external/cors';
+import openApi from './plugins/external/openapi';
+import routes from './routes';
+
+/** What the application is built from: tests pass a fresh database and store, the server its real ones. */
+export interface AppDependencies {
+  database: DatabaseConnection;
+  fileStore: FileStore;
+  config: Config;
+  /** A logger instance (tests pass none: logging off), or Fastify logger options. */
+  logger?: FastifyBaseLogger | FastifyServerOptions['logger'];
+}
+
+/**
+ * Builds the marketplace application as a tree of Fastify plugins (external ones first, then the app's own,
+ * then routes). It does not listen: server.ts does, tests use `app.inject`.
+ */
+export async function buildApp(dependencies: AppDependencies): Promise<FastifyInstance> {
+  const { config } = dependencies;
+  const loggerOption = dependencies.logger ?? false;
+  const isLoggerInstance =
+    typeof loggerOption === 'object' && loggerOption !== null && 'child' in loggerOption;
+  const app = Fastify({
+    ...(isLoggerInstance ? { loggerInstance: loggerOption as FastifyBaseLogger } : { logger: loggerOption }),
+    trustProxy: true,
+    // Keep the API's own URLs exact: a trailing slash is a different resource for caches and ETags.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    bodyLimit: 1024 * 1024,
+    ajv: {
+      customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false },
+    },
+  });
+
+  await app.register(errorHandling);
+  await app.register(caching, { maxAgeSeconds: config.cacheMaxAgeSeconds, replayMs: config.responseCacheMs });
+  await app.register(compression);
+  await app.register(cors);
+  await app.register(openApi, { publicUrl: config.publicUrl });
+  await app.register(services, dependencies);
+  await app.register(routes);
+  return app;
+}

@@ -1,0 +1,114 @@
+import { resolve } from 'node:path';
+
+/** Everything the server reads from its environment, parsed and checked once at start. */
+export interface Config {
+  /** TCP port to listen on (PORT, default 8080). */
+  port: number;
+  /** Interface to listen on (HOST, default 127.0.0.1; set 0.0.0.0 to serve other machines). */
+  host: string;
+  /** Folder for the embedded database and the file store (DATA_DIR, default ./.data), absolute. */
+  dataDir: string;
+  /** PostgreSQL connection string; when absent the embedded PGlite database in dataDir is used. */
+  databaseUrl: string | undefined;
+  /** The address visitors and IDEs reach the server at, without a trailing slash (PUBLIC_URL). */
+  publicUrl: string;
+  /** Load the demo catalogue into an empty database at start (opt out: --no-demo or DEMO=false). */
+  loadDemo: boolean;
+  /** Pino log level (LOG_LEVEL, default info; "silent" turns logging off). */
+  logLevel: string;
+  /** NODE_ENV=production: no pretty errors, stricter defaults. */
+  production: boolean;
+  /** Seconds public answers may be cached by browsers and proxies (CACHE_MAX_AGE, default 60). */
+  cacheMaxAgeSeconds: number;
+  /**
+   * How long this process keeps serialized public answers to replay them (RESPONSE_CACHE_MS, default 5000;
+   * 0 turns it off). It is only a cache: every process answers correctly without it.
+   */
+  responseCacheMs: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function parseInteger(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}".`);
+  }
+  return value;
+}
+
+function parseBoolean(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const normalized = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(normalized)) return true;
+  if (['0', 'false', 'no', 'off'].includes(normalized)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}".`);
+}
+
+function parsePublicUrl(raw: string | undefined, fallback: string): string {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) address, got "${raw}".`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`PUBLIC_URL must start with http:// or https://, got "${raw}".`);
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+/**
+ * Reads the configuration from environment variables and command-line flags.
+ * Throws ConfigError with a message meant for the person starting the server.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  argv: readonly string[] = process.argv.slice(2),
+  cwd: string = process.cwd(),
+): Config {
+  for (const flag of argv) {
+    if (flag !== '--no-demo' && flag !== '--demo') {
+      throw new ConfigError(`Unknown option "${flag}". Known options: --no-demo.`);
+    }
+  }
+  const port = parseInteger('PORT', env.PORT, 8080, 0, 65535);
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const logLevel = env.LOG_LEVEL?.trim().toLowerCase() || 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}".`);
+  }
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// connection string.');
+  }
+  const demoFromEnv = parseBoolean('DEMO', env.DEMO, true) && !parseBoolean('NO_DEMO', env.NO_DEMO, false);
+  const shownHost = ['0.0.0.0', '::', '127.0.0.1'].includes(host) ? 'localhost' : host;
+  return {
+    port,
+    host,
+    dataDir: resolve(cwd, env.DATA_DIR?.trim() || '.data'),
+    databaseUrl,
+    publicUrl: parsePublicUrl(
+      env.PUBLIC_URL,
+      `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`,
+    ),
+    loadDemo: argv.includes('--no-demo') ? false : demoFromEnv,
+    logLevel,
+    production: env.NODE_ENV === 'production',
+    cacheMaxAgeSeconds: parseInteger('CACHE_MAX_AGE', env.CACHE_MAX_AGE, 60, 0, 31_536_000),
+    responseCacheMs: parseInteger('RESPONSE_CACHE_MS', env.RESPONSE_CACHE_MS, 5000, 0, 3_600_000),
+  };
+}

@@ -1,0 +1,368 @@
+import {
+  descriptionExcerpt,
+  type IdeProductKey,
+  type PricingModel,
+  type ProductFamily,
+  type RatingCategory,
+} from '@marketplace/core';
+import type {
+  DeveloperBody,
+  GranularRatingBody,
+  PluginBody,
+  PluginSummaryBody,
+  PluginVersionBody,
+  RatingBody,
+  TagBody,
+} from '@marketplace/api-contract';
+import { sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client';
+import {
+  PLUGIN_SUMMARY_COLUMNS,
+  pluginIconPath,
+  pluginPagePath,
+  tagSearchPath,
+  toPluginSummary,
+  userPagePath,
+  type PluginSummaryRow,
+} from '../../search/plugin-summary';
+import { epochMs, pluginVisibleTo, selectRows, versionVisibleTo, type Viewer } from '../../search/sql';
+
+interface PluginRow {
+  id: number;
+  family: ProductFamily;
+  xml_id: string;
+  name: string;
+  description: string;
+  preview: string | null;
+  doc_text: string | null;
+  email: string | null;
+  copyright: string | null;
+  icon_hash: string | null;
+  pricing_model: PricingModel;
+  is_monetization_available: boolean;
+  language: string | null;
+  programming_language: string | null;
+  url: string | null;
+  bugtracker_url: string | null;
+  forum_url: string | null;
+  license_url: string | null;
+  source_code_url: string | null;
+  doc_url: string | null;
+  privacy_policy_url: string | null;
+  lifecycle_state: string;
+  approved: boolean;
+  block_state: string;
+  hidden: boolean;
+  modification_allowed: boolean;
+  downloads: number;
+  rating_mean: number;
+  rating_count: number;
+  cdate: number;
+  vendor_name: string | null;
+  vendor_url: string | null;
+  has_unapproved_update: boolean;
+}
+
+/** The id of the plugin if this viewer may see it, else undefined (absent and hidden look the same). */
+export async function findVisiblePluginId(
+  db: Queryable,
+  id: number,
+  viewer: Viewer | undefined,
+): Promise<{ id: number; name: string; xmlId: string } | undefined> {
+  const rows = await selectRows<{ id: number; name: string; xml_id: string }>(
+    db,
+    sql`SELECT p.id, p.name, p.xml_id FROM plugins p WHERE p.id = ${id} AND ${pluginVisibleTo(viewer)}`,
+  );
+  const row = rows[0];
+  return row && { id: row.id, name: row.name, xmlId: row.xml_id };
+}
+
+export async function loadPlugin(
+  db: Queryable,
+  id: number,
+  viewer: Viewer | undefined,
+  options: { fullInfo: boolean },
+): Promise<PluginBody | undefined> {
+  const rows = await selectRows<PluginRow>(
+    db,
+    sql`SELECT p.id, p.family, p.xml_id, p.name, p.description, p.preview, p.doc_text, p.email, p.copyright,
+        p.icon_hash, p.pricing_model, p.is_monetization_available, p.language, p.programming_language, p.url,
+        p.bugtracker_url, p.forum_url, p.license_url, p.source_code_url, p.doc_url, p.privacy_policy_url,
+        p.lifecycle_state, p.approved, p.block_state, p.hidden, p.modification_allowed,
+        p.downloads::float8 AS downloads, p.rating_mean, p.rating_count,
+        ${epochMs(sql`coalesce(p.published_at, p.created_at)`)} AS cdate, v.name AS vendor_name, v.url AS vendor_url,
+        EXISTS (SELECT 1 FROM plugin_versions pv WHERE pv.plugin_id = p.id AND pv.approval_state = 'pending')
+          AS has_unapproved_update
+      FROM plugins p LEFT JOIN vendors v ON v.id = p.vendor_id
+      WHERE p.id = ${id} AND ${pluginVisibleTo(viewer)}`,
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+
+  const [rating, tags, screenshots, links, themes, tabs, products, developers, bundles] = await Promise.all([
+    loadRating(db, id),
+    loadTags(db, id),
+    selectRows<{ id: number }>(
+      db,
+      sql`SELECT id FROM plugin_screenshots WHERE plugin_id = ${id} ORDER BY position`,
+    ),
+    selectRows<{ kind: 'donation' | 'custom_contact'; title: string; url: string }>(
+      db,
+      sql`SELECT kind, title, url FROM plugin_links WHERE plugin_id = ${id} ORDER BY kind, position`,
+    ),
+    selectRows<{ name: string; dark: boolean }>(
+      db,
+      sql`SELECT name, dark FROM plugin_themes WHERE plugin_id = ${id} ORDER BY name`,
+    ),
+    selectRows<{ tab_name: string; url_suffix: string; generate_toc: boolean }>(
+      db,
+      sql`SELECT tab_name, url_suffix, generate_toc FROM plugin_documentation_tabs WHERE plugin_id = ${id}
+        ORDER BY position`,
+    ),
+    loadCompatibleProducts(db, id),
+    options.fullInfo ? loadDevelopers(db, id) : Promise.resolve([]),
+    options.fullInfo ? loadBundleMembers(db, id, viewer) : Promise.resolve([]),
+  ]);
+
+  const linksOf = (kind: 'donation' | 'custom_contact') =>
+    links.filter((link) => link.kind === kind).map(({ title, url }) => ({ title, url }));
+  const detailStatus = options.fullInfo ? ('resolved' as const) : ('idle' as const);
+  return {
+    id: row.id,
+    removed: row.lifecycle_state === 'deleted',
+    status: 'resolved',
+    info: {
+      id: row.id,
+      name: row.name,
+      family: row.family,
+      link: pluginPagePath(row.id, row.name),
+      approve: row.approved,
+      hasUnapprovedUpdate: row.has_unapproved_update,
+      isHidden: row.hidden,
+      description: row.description,
+      preview: row.preview?.trim() ? row.preview : descriptionExcerpt(row.description),
+      docText: row.doc_text ?? '',
+      email: row.email ?? '',
+      downloads: row.downloads,
+      xmlId: row.xml_id,
+      copyright: row.copyright ?? '',
+      removalRequested: row.lifecycle_state === 'removal_requested',
+      icon: pluginIconPath(row.id, row.icon_hash),
+      cdate: row.cdate,
+      pricingModel: row.pricing_model,
+      isMonetizationAvailable: row.is_monetization_available,
+      isBlocked: row.block_state !== 'none',
+      isModificationAllowed: row.modification_allowed,
+    },
+    screenshots: screenshots.map((screenshot) => ({
+      url: `/api/plugins/${id}/screenshots/${screenshot.id}`,
+    })),
+    tags,
+    rating: { status: 'resolved', meanRating: rating.meanRating, votes: rating.votes },
+    vendor: { name: row.vendor_name ?? '', url: row.vendor_url ?? '' },
+    urls: {
+      url: row.url ?? '',
+      bugtrackerUrl: row.bugtracker_url ?? '',
+      forumUrl: row.forum_url ?? '',
+      licenseUrl: row.license_url ?? '',
+      sourceCodeUrl: row.source_code_url ?? '',
+      docUrl: row.doc_url ?? '',
+      privacyPolicyUrl: row.privacy_policy_url ?? '',
+      donationLinks: linksOf('donation').map(({ title, url }) => ({ name: title, url })),
+      customContacts: linksOf('custom_contact').map(({ title, url }) => ({ title, link: url })),
+    },
+    language: row.language,
+    programmingLanguage: row.programming_language,
+    developers: { status: detailStatus, data: developers },
+    bundles: { status: detailStatus, data: bundles },
+    customTabs: tabs.map((tab) => ({
+      tabName: tab.tab_name,
+      path: tab.url_suffix,
+      urlSuffix: tab.url_suffix,
+      contentUrl: `/api/plugins/${id}/documentation/${tab.url_suffix}`,
+      generateToc: tab.generate_toc,
+    })),
+    themes,
+    compatibleProducts: products,
+  };
+}
+
+async function loadTags(db: Queryable, pluginId: number): Promise<TagBody[]> {
+  const rows = await selectRows<{
+    id: number;
+    name: string;
+    privileged: boolean;
+    searchable: boolean;
+    families: ProductFamily[];
+  }>(
+    db,
+    sql`SELECT t.id, t.name, t.privileged, t.searchable, t.families FROM plugin_tags pt
+      JOIN tags t ON t.id = pt.tag_id WHERE pt.plugin_id = ${pluginId} ORDER BY t.name`,
+  );
+  return rows.map((row) => ({ ...row, link: tagSearchPath(row.name) }));
+}
+
+export async function loadCompatibleProducts(db: Queryable, pluginId: number): Promise<IdeProductKey[]> {
+  const rows = await selectRows<{ product: IdeProductKey }>(
+    db,
+    sql`SELECT product FROM plugin_compatible_products WHERE plugin_id = ${pluginId} ORDER BY product`,
+  );
+  return rows.map((row) => row.product);
+}
+
+/** The people who develop the plugin: its owner first, then the developers added to it. */
+export async function loadDevelopers(db: Queryable, pluginId: number): Promise<DeveloperBody[]> {
+  const rows = await selectRows<{ id: number; login: string; name: string }>(
+    db,
+    sql`SELECT u.id, u.login, u.name FROM (
+        SELECT owner_id AS user_id, 0 AS rank, created_at AS added_at FROM plugins WHERE id = ${pluginId}
+        UNION SELECT user_id, 1, added_at FROM plugin_developers WHERE plugin_id = ${pluginId}
+      ) d JOIN users u ON u.id = d.user_id
+      WHERE NOT u.banned
+      GROUP BY u.id, u.login, u.name
+      ORDER BY min(d.rank), min(d.added_at), u.id`,
+  );
+  return rows.map((row) => ({
+    id: String(row.id),
+    login: row.login,
+    name: row.name,
+    link: userPagePath(row.id),
+  }));
+}
+
+export async function loadBundleMembers(
+  db: Queryable,
+  bundleId: number,
+  viewer: Viewer | undefined,
+): Promise<PluginSummaryBody[]> {
+  const rows = await selectRows<PluginSummaryRow>(
+    db,
+    sql`SELECT ${PLUGIN_SUMMARY_COLUMNS} FROM plugin_bundles b
+      JOIN plugins p ON p.id = b.member_id LEFT JOIN vendors v ON v.id = p.vendor_id
+      WHERE b.bundle_id = ${bundleId} AND ${pluginVisibleTo(viewer)}
+      ORDER BY b.position, p.id`,
+  );
+  return rows.map(toPluginSummary);
+}
+
+export async function loadRating(db: Queryable, pluginId: number): Promise<RatingBody> {
+  const rows = await selectRows<{ rating: number; count: number }>(
+    db,
+    sql`SELECT r.rating::int AS rating, count(*)::int AS count FROM reviews r
+      WHERE r.plugin_id = ${pluginId} GROUP BY r.rating`,
+  );
+  const votes = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };
+  let total = 0;
+  let sum = 0;
+  for (const row of rows) {
+    votes[String(row.rating) as keyof typeof votes] = row.count;
+    total += row.count;
+    sum += row.rating * row.count;
+  }
+  return { meanRating: total === 0 ? 0 : sum / total, votes, total };
+}
+
+export async function loadGranularRating(db: Queryable, pluginId: number): Promise<GranularRatingBody> {
+  const rows = await selectRows<{ category: RatingCategory; mean: number }>(
+    db,
+    sql`SELECT c.category, avg(c.rating)::float8 AS mean
+      FROM review_category_ratings c JOIN reviews r ON r.id = c.review_id
+      WHERE r.plugin_id = ${pluginId} GROUP BY c.category ORDER BY c.category`,
+  );
+  const rating: GranularRatingBody = {};
+  for (const row of rows) rating[row.category] = row.mean;
+  return rating;
+}
+
+export const VERSION_COLUMNS = sql`pv.id, pv.plugin_id, p.xml_id, pv.version, pv.channel, pv.since_build,
+  pv.until_build, pv.notes, ${epochMs(sql`pv.created_at`)} AS cdate, pv.file_size::float8 AS file_size,
+  pv.downloads::float8 AS downloads, pv.file_name, pv.dependencies`;
+
+export interface VersionRow {
+  id: number;
+  plugin_id: number;
+  xml_id: string;
+  version: string;
+  channel: string;
+  since_build: string;
+  until_build: string | null;
+  notes: string;
+  cdate: number;
+  file_size: number;
+  downloads: number;
+  file_name: string;
+  dependencies: string[];
+}
+
+export function downloadPath(updateId: number): string {
+  return `/plugin/download?updateId=${updateId}`;
+}
+
+export function toPluginVersion(row: VersionRow, publicUrl: string): PluginVersionBody {
+  return {
+    id: row.id,
+    pluginId: row.plugin_id,
+    pluginXmlId: row.xml_id,
+    version: row.version,
+    channel: row.channel,
+    since: row.since_build,
+    until: row.until_build,
+    notes: row.notes,
+    cdate: row.cdate,
+    size: row.file_size,
+    downloads: row.downloads,
+    fileName: row.file_name,
+    dependencies: row.dependencies,
+    downloadUrl: publicUrl + downloadPath(row.id),
+  };
+}
+
+export async function loadVersions(
+  db: Queryable,
+  pluginId: number,
+  viewer: Viewer | undefined,
+  options: { channel: string | undefined; page: number; size: number },
+): Promise<{ rows: VersionRow[]; total: number }> {
+  const channelCondition = options.channel === undefined ? sql`true` : sql`pv.channel = ${options.channel}`;
+  const where = sql`pv.plugin_id = ${pluginId} AND ${versionVisibleTo(viewer)} AND ${channelCondition}`;
+  const [rows, counted] = await Promise.all([
+    selectRows<VersionRow>(
+      db,
+      sql`SELECT ${VERSION_COLUMNS} FROM plugin_versions pv JOIN plugins p ON p.id = pv.plugin_id
+        WHERE ${where} ORDER BY pv.created_at DESC, pv.id DESC
+        LIMIT ${options.size} OFFSET ${(options.page - 1) * options.size}`,
+    ),
+    selectRows<{ total: number }>(
+      db,
+      sql`SELECT count(*)::int AS total FROM plugin_versions pv JOIN plugins p ON p.id = pv.plugin_id
+        WHERE ${where}`,
+    ),
+  ]);
+  return { rows, total: counted[0]?.total ?? 0 };
+}
+
+export async function loadChannels(
+  db: Queryable,
+  pluginId: number,
+  viewer: Viewer | undefined,
+): Promise<string[]> {
+  const rows = await selectRows<{ channel: string }>(
+    db,
+    sql`SELECT DISTINCT pv.channel FROM plugin_versions pv JOIN plugins p ON p.id = pv.plugin_id
+      WHERE pv.plugin_id = ${pluginId} AND ${versionVisibleTo(viewer)} ORDER BY pv.channel`,
+  );
+  return rows.map((row) => row.channel);
+}
+
+export async function loadVersion(
+  db: Queryable,
+  versionId: number,
+  viewer: Viewer | undefined,
+): Promise<VersionRow | undefined> {
+  const rows = await selectRows<VersionRow>(
+    db,
+    sql`SELECT ${VERSION_COLUMNS} FROM plugin_versions pv JOIN plugins p ON p.id = pv.plugin_id
+      WHERE pv.id = ${versionId} AND ${pluginVisibleTo(viewer)} AND ${versionVisibleTo(viewer)}`,
+  );
+  return rows[0];
+}

@@ -1,0 +1,78 @@
+import {
+  ErrorBody,
+  ProductAggregationQuery,
+  ProductAggregationResult,
+  SearchPluginsQuery,
+  SearchPluginsResult,
+  SearchSuggestQuery,
+  SearchSuggestResult,
+} from '@marketplace/api-contract';
+import { viewerOf } from '../../search/sql';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { pluginPagePath, tagSearchPath } from '../../search/plugin-summary';
+import { countByProduct, searchPlugins, suggest } from '../../search/search-plugins';
+import { setOffsetLinks } from '../pagination';
+
+/** GET /api/searchPlugins, /api/searchSuggest and /api/search/aggregation/products. */
+const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/api/searchPlugins',
+    {
+      config: { cache: 'public' },
+      schema: {
+        tags: ['search'],
+        summary:
+          'Search items: text (typo-tolerant), payment, tags (all of), products (any of), family, sort order',
+        querystring: SearchPluginsQuery,
+        response: { 200: SearchPluginsResult, 400: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const result = await searchPlugins(app.db, request.query, viewerOf(request));
+      setOffsetLinks(request, reply, request.query.offset, request.query.max, result.total);
+      return result;
+    },
+  );
+
+  app.get(
+    '/api/search/aggregation/products',
+    {
+      config: { cache: 'public' },
+      schema: {
+        tags: ['search'],
+        summary: 'How many items match the other filters, per compatible IDE product',
+        querystring: ProductAggregationQuery,
+        response: { 200: ProductAggregationResult, 400: ErrorBody },
+      },
+    },
+    async (request) => countByProduct(app.db, request.query, viewerOf(request)),
+  );
+
+  app.get(
+    '/api/searchSuggest',
+    {
+      config: { cache: 'public' },
+      schema: {
+        tags: ['search'],
+        summary: 'Item names and tags for the search box while typing',
+        querystring: SearchSuggestQuery,
+        response: { 200: SearchSuggestResult, 400: ErrorBody },
+      },
+    },
+    async (request) => {
+      const { term, family, max } = request.query;
+      const found = await suggest(app.db, term, family, max, viewerOf(request));
+      return {
+        plugins: found.plugins.map((plugin) => ({
+          id: plugin.id,
+          name: plugin.name,
+          xmlId: plugin.xml_id,
+          link: pluginPagePath(plugin.id, plugin.name),
+        })),
+        tags: found.tags.map((tag) => ({ id: tag.id, name: tag.name, link: tagSearchPath(tag.name) })),
+      };
+    },
+  );
+};
+
+export default searchRoutes;

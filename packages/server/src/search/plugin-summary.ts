@@ -1,0 +1,77 @@
+import { THEME_TAG_ID, descriptionExcerpt, type PricingModel, type ProductFamily } from '@marketplace/core';
+import type { PluginSummaryBody } from '@marketplace/api-contract';
+import { sql } from 'drizzle-orm';
+import { epochMs } from './sql';
+
+/** The columns of a plugin summary, for a query over `plugins p LEFT JOIN vendors v ON v.id = p.vendor_id`. */
+export const PLUGIN_SUMMARY_COLUMNS = sql`p.id, p.xml_id, p.name, p.family, p.preview, p.description,
+  p.icon_hash, p.downloads::float8 AS downloads, p.rating_mean, p.pricing_model, v.name AS vendor_name,
+  v.url AS vendor_url, ${epochMs(sql`coalesce(p.published_at, p.created_at)`)} AS cdate,
+  ${epochMs(sql`p.last_updated_at`)} AS update_date,
+  coalesce((SELECT array_agg(t.name ORDER BY t.name) FROM plugin_tags pt JOIN tags t ON t.id = pt.tag_id
+    WHERE pt.plugin_id = p.id), '{}') AS tag_names,
+  EXISTS (SELECT 1 FROM plugin_tags pt WHERE pt.plugin_id = p.id AND pt.tag_id = ${THEME_TAG_ID}) AS is_theme`;
+
+export interface PluginSummaryRow {
+  id: number;
+  xml_id: string;
+  name: string;
+  family: ProductFamily;
+  preview: string | null;
+  description: string;
+  icon_hash: string | null;
+  downloads: number;
+  rating_mean: number;
+  pricing_model: PricingModel;
+  vendor_name: string | null;
+  vendor_url: string | null;
+  cdate: number;
+  update_date: number;
+  tag_names: string[];
+  is_theme: boolean;
+}
+
+/** The path of an item page: /plugin/{id}-{slug}, the slug made from the name (spec §5: ids may be suffixed). */
+export function pluginPagePath(id: number, name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80);
+  return slug ? `/plugin/${id}-${slug}` : `/plugin/${id}`;
+}
+
+/** The icon's address ('' when the item has none); the hash in the query makes a new icon a new URL. */
+export function pluginIconPath(id: number, iconHash: string | null): string {
+  return iconHash ? `/api/plugins/${id}/icon?v=${iconHash.slice(0, 12)}` : '';
+}
+
+export function userPagePath(id: number): string {
+  return `/author/${id}`;
+}
+
+export function tagSearchPath(name: string): string {
+  return `/search?tags=${encodeURIComponent(name)}`;
+}
+
+export function toPluginSummary(row: PluginSummaryRow): PluginSummaryBody {
+  return {
+    id: row.id,
+    xmlId: row.xml_id,
+    name: row.name,
+    link: pluginPagePath(row.id, row.name),
+    family: row.family,
+    preview: row.preview?.trim() ? row.preview : descriptionExcerpt(row.description),
+    icon: pluginIconPath(row.id, row.icon_hash),
+    downloads: row.downloads,
+    rating: row.rating_mean,
+    pricingModel: row.pricing_model,
+    vendor: { name: row.vendor_name ?? '', url: row.vendor_url ?? '' },
+    tags: row.tag_names,
+    isTheme: row.is_theme,
+    cdate: row.cdate,
+    updateDate: row.update_date,
+  };
+}

@@ -1,0 +1,48 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Viewer as RequestViewer } from '../auth/authorization';
+import type { Queryable } from '../db/client';
+
+/** Runs a statement and returns its rows. Columns are cast in SQL so both drivers give the same JS types. */
+export async function selectRows<Row>(db: Queryable, statement: SQL): Promise<Row[]> {
+  const result = await db.execute(statement);
+  return result.rows as Row[];
+}
+
+/**
+ * Who is looking, as the catalogue queries need it. Visitors (undefined) see only listed items; a signed-in
+ * owner or developer also sees their own unlisted items, and administrators see everything not deleted.
+ */
+export interface Viewer {
+  userId: number;
+  isAdmin: boolean;
+}
+
+/** The viewer of a request, from sign-in's `request.viewer` (guests, and banned users, are visitors). */
+export function viewerOf(request: FastifyRequest): Viewer | undefined {
+  const viewer = request.viewer as RequestViewer | null | undefined;
+  if (!viewer || viewer.kind !== 'user' || viewer.banned) return undefined;
+  return { userId: viewer.user.id, isAdmin: viewer.isAdmin };
+}
+
+/** The condition "the plugin aliased `p` is visible to this viewer". */
+export function pluginVisibleTo(viewer: Viewer | undefined): SQL {
+  if (!viewer) return sql`p.listed`;
+  if (viewer.isAdmin) return sql`(p.listed OR p.lifecycle_state <> 'deleted')`;
+  return sql`(p.listed OR (p.lifecycle_state <> 'deleted' AND (p.owner_id = ${viewer.userId} OR EXISTS (
+    SELECT 1 FROM plugin_developers d WHERE d.plugin_id = p.id AND d.user_id = ${viewer.userId}))))`;
+}
+
+/** The condition "the version aliased `pv` can be seen and downloaded by this viewer". */
+export function versionVisibleTo(viewer: Viewer | undefined): SQL {
+  const published = sql`(pv.approval_state = 'approved' AND NOT pv.hidden)`;
+  if (!viewer) return published;
+  if (viewer.isAdmin) return sql`true`;
+  return sql`(${published} OR p.owner_id = ${viewer.userId} OR EXISTS (
+    SELECT 1 FROM plugin_developers d WHERE d.plugin_id = p.id AND d.user_id = ${viewer.userId}))`;
+}
+
+/** Milliseconds since 1970 of a timestamptz column, as a JS number on both drivers. */
+export function epochMs(column: SQL): SQL {
+  return sql`(extract(epoch FROM ${column}) * 1000)::float8`;
+}

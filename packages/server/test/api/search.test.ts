@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiTestContext, INVISIBLE_PLUGINS, PLUGINS, type ApiTestContext } from './catalogue-fixture';
+
+let context: ApiTestContext;
+beforeAll(async () => {
+  context = await createApiTestContext();
+}, 120_000);
+afterAll(async () => context?.close());
+
+async function get(url: string) {
+  const response = await context.app.inject({ method: 'GET', url });
+  return { status: response.statusCode, headers: response.headers, body: response.json() };
+}
+
+async function searchIds(query: string): Promise<number[]> {
+  const { status, body } = await get(`/api/searchPlugins?${query}`);
+  expect(status).toBe(200);
+  return body.plugins.map((plugin: { id: number }) => plugin.id);
+}
+
+describe('GET /api/searchPlugins', () => {
+  it('lists every visible item, most downloaded first, when nothing is asked', async () => {
+    const { body } = await get('/api/searchPlugins');
+    expect(body.total).toBe(5);
+    expect(body.plugins.map((plugin: { id: number }) => plugin.id)).toEqual([1, 3, 10, 2, 8]);
+    expect(body.plugins[0]).toEqual({
+      id: 1,
+      xmlId: 'com.example.gittoolbox',
+      name: 'Git Toolbox',
+      link: '/plugin/1-git-toolbox',
+      family: 'intellij',
+      preview: 'Extends the Git integration with status, blame and fetch.',
+      icon: '',
+      downloads: 5000,
+      rating: 10 / 3,
+      pricingModel: 'FREE',
+      vendor: { name: 'Acme Tools', url: 'https://acme.example.com' },
+      tags: ['Code tools', 'VCS'],
+      isTheme: false,
+      cdate: Date.parse('2024-03-01T12:00:00Z'),
+      updateDate: Date.parse('2026-02-10T12:00:00Z'),
+    });
+  });
+
+  it.each([
+    ['relevance', [1, 3, 10, 2, 8]],
+    ['downloads', [1, 3, 10, 2, 8]],
+    ['downloads_asc', [8, 2, 10, 3, 1]],
+    ['update date', [1, 10, 2, 3, 8]],
+    ['publish date', [10, 8, 2, 3, 1]],
+    ['name', [3, 1, 2, 10, 8]],
+    ['rating', [1, 2, 10, 8, 3]],
+    ['rating_asc', [3, 8, 10, 2, 1]],
+  ])('sorts by %s', async (orderBy, expected) => {
+    expect(await searchIds(`orderBy=${encodeURIComponent(orderBy)}`)).toEqual(expected);
+  });
+
+  it('refuses an unknown sort order with the list of known ones', async () => {
+    const { status, body } = await get('/api/searchPlugins?orderBy=popularity');
+    expect(status).toBe(400);
+    expect(body.message).toBe(
+      'The query parameter "orderBy" must be one of "relevance", "downloads", "update date", "publish date", ' +
+        '"name", "rating", "downloads_asc", "rating_asc".',
+    );
+  });
+
+  it('never shows hidden, blocked, unapproved, draft or deleted items, whatever the text', async () => {
+    for (const text of ['git', 'Git Tool', 'secret', 'pending', 'com.example.secret']) {
+      const ids = await searchIds(`search=${encodeURIComponent(text)}`);
+      for (const invisible of INVISIBLE_PLUGINS) expect(ids, text).not.toContain(invisible);
+    }
+    expect(await searchIds('search=git')).toEqual([PLUGINS.gitToolbox]);
+  });
+
+  it('finds by name, xmlId, vendor, tag and description', async () => {
+    expect(await searchIds('search=Kotlin%20Fest')).toEqual([PLUGINS.kotlinFest]);
+    expect(await searchIds('search=org.kotlinfest')).toEqual([PLUGINS.kotlinFest]);
+    expect(await searchIds('search=coroutines')).toEqual([PLUGINS.kotlinFest]);
+    expect(await searchIds('search=vcs')).toEqual([PLUGINS.gitToolbox]);
+    expect((await searchIds('search=Jet%20Fans')).at(0)).toBe(PLUGINS.kotlinFest);
+    expect(new Set(await searchIds('search=acme'))).toEqual(new Set([1, 3, 8, 10]));
+  });
+
+  it('tolerates typos and unfinished words', async () => {
+    expect(await searchIds('search=kotln')).toContain(PLUGINS.kotlinFest);
+    expect((await searchIds('search=gti%20toolbox')).at(0)).toBe(PLUGINS.gitToolbox);
+    expect((await searchIds('search=pyth')).at(0)).toBe(PLUGINS.pythonLinter);
+  });
+
+  it('ranks a name match above a description match', async () => {
+    expect((await searchIds('search=theme')).at(0)).toBe(PLUGINS.darculaTheme);
+  });
+
+  it('is safe with text that is full-text or LIKE syntax', async () => {
+    for (const text of ["'", '&|!():*', '%_\\', 'a <-> b', 'x'.repeat(200)]) {
+      const { status } = await get(`/api/searchPlugins?search=${encodeURIComponent(text)}`);
+      expect(status, text).toBe(200);
+    }
+    expect((await get(`/api/searchPlugins?search=${'x'.repeat(201)}`)).status).toBe(400);
+  });
+
+  it('filters by payment, tags (all of them), products (any of them) and family', async () => {
+    expect(await searchIds('payment=free')).toEqual([1, 10, 8]);
+    expect(await searchIds('payment=paid')).toEqual([3, 2]);
+    expect(await searchIds('tags=Code%20tools')).toEqual([1, 2]);
+    expect(await searchIds('tags=Code%20tools&tags=VCS')).toEqual([1]);
+    expect(await searchIds('tags=code%20TOOLS&payment=paid')).toEqual([2]);
+    // An item that names no product runs on every product of its family (the theme).
+    expect(await searchIds('products=PYCHARM')).toEqual([3, 10]);
+    expect(await searchIds('products=IDEA&products=PYCHARM')).toEqual([1, 3, 10, 2]);
+    expect(await searchIds('family=teamcity')).toEqual([8]);
+    expect(await searchIds('products=TEAMCITY')).toEqual([8]);
+  });
+
+  it('pages with max and offset and says where the other pages are', async () => {
+    const { body, headers } = await get('/api/searchPlugins?max=2&offset=2');
+    expect(body.plugins.map((plugin: { id: number }) => plugin.id)).toEqual([10, 2]);
+    expect(body.total).toBe(5);
+    expect(headers['x-total-count']).toBe('5');
+    expect(headers.link).toBe(
+      '</api/searchPlugins?max=2&offset=0>; rel="first", </api/searchPlugins?max=2&offset=0>; rel="prev", ' +
+        '</api/searchPlugins?max=2&offset=4>; rel="next", </api/searchPlugins?max=2&offset=4>; rel="last"',
+    );
+    const beyond = await get('/api/searchPlugins?max=2&offset=10');
+    expect(beyond.body).toEqual({ plugins: [], total: 5 });
+    expect((await get('/api/searchPlugins?max=0')).status).toBe(400);
+    expect((await get('/api/searchPlugins?max=101')).status).toBe(400);
+  });
+});
+
+describe('GET /api/search/aggregation/products', () => {
+  it('counts the matching items per product they run on', async () => {
+    const { status, body } = await get('/api/search/aggregation/products');
+    expect(status).toBe(200);
+    expect(body.total).toBe(5);
+    expect(body.aggregations).toMatchObject({
+      IDEA: 3,
+      IDEA_COMMUNITY: 2,
+      PYCHARM: 2,
+      PHPSTORM: 1,
+      TEAMCITY: 1,
+    });
+    expect(body.aggregations.HUB_WIDGET).toBeUndefined();
+  });
+
+  it('counts under the current filters', async () => {
+    expect((await get('/api/search/aggregation/products?search=git')).body).toEqual({
+      aggregations: { IDEA: 1, IDEA_COMMUNITY: 1 },
+      total: 1,
+    });
+    const paid = (await get('/api/search/aggregation/products?payment=paid')).body;
+    expect(paid.total).toBe(2);
+    expect(paid.aggregations.IDEA).toBe(2);
+  });
+});
+
+describe('GET /api/searchSuggest', () => {
+  it('suggests names that start like the term, then similar ones, and matching tags', async () => {
+    const { body } = await get('/api/searchSuggest?term=Kot');
+    expect(body.plugins).toEqual([
+      { id: 2, name: 'Kotlin Fest', xmlId: 'org.kotlinfest', link: '/plugin/2-kotlin-fest' },
+    ]);
+    expect((await get('/api/searchSuggest?term=cod')).body.tags).toEqual([
+      { id: 1, name: 'Code tools', link: '/search?tags=Code%20tools' },
+    ]);
+  });
+
+  it('never suggests items visitors cannot see', async () => {
+    expect((await get('/api/searchSuggest?term=Secret')).body.plugins).toEqual([]);
+    const git = (await get('/api/searchSuggest?term=Git')).body.plugins.map(
+      (plugin: { id: number }) => plugin.id,
+    );
+    expect(git).toEqual([PLUGINS.gitToolbox]);
+  });
+
+  it('needs a term', async () => {
+    expect((await get('/api/searchSuggest')).status).toBe(400);
+  });
+});
