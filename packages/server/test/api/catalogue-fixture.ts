@@ -198,17 +198,15 @@ export async function seedCatalogue(db: Database, fileStore: FileStore): Promise
   await db
     .insert(schema.pluginThemes)
     .values([{ pluginId: PLUGINS.darculaTheme, name: 'Darcula Pro', dark: true }]);
-  await db
-    .insert(schema.pluginLinks)
-    .values([
-      {
-        pluginId: PLUGINS.gitToolbox,
-        kind: 'donation',
-        position: 1,
-        title: 'Sponsor',
-        url: 'https://sponsor.example.com',
-      },
-    ]);
+  await db.insert(schema.pluginLinks).values([
+    {
+      pluginId: PLUGINS.gitToolbox,
+      kind: 'donation',
+      position: 1,
+      title: 'Sponsor',
+      url: 'https://sponsor.example.com',
+    },
+  ]);
 
   const version = (
     id: number,
