@@ -205,7 +205,12 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
       ? () => Promise.resolve('unsupported')
       : (options.permission ?? browserLocalNetworkPermission);
   const fetchFunction: FetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const transport: TransportDependencies = { fetch: fetchFunction, clock, permission };
+  const transport: TransportDependencies = {
+    fetch: fetchFunction,
+    clock,
+    permission,
+    reachability: { anyAnswer: false },
+  };
   const scan = options.scan === 'sequential' ? scanSequentially : scanConcurrently;
 
   let ideList: { ides: DiscoveredIde[]; at: number } | undefined;
@@ -228,7 +233,7 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
 
   const isFresh = (at: number) => clock.now() - at < IDE_CACHE_TTL_MS;
 
-  const scanNow = (): Promise<DiscoveredIde[]> => {
+  const scanNow = (permissionState: LocalNetworkPermission): Promise<DiscoveredIde[]> => {
     if (runningScan) return runningScan;
     const generation = cacheGeneration;
     const thisScan = scan(range, (port) => probePort(transport, port, probeTimeoutMs)).then((results) => {
@@ -236,6 +241,10 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
       if (ides.length === 0) {
         const error = discoveryError(results);
         if (error) throw error;
+        const nothingAnswered = results.every((result) => !result.ide && result.failure === 'closed');
+        if (permissionState === 'denied' && nothingAnswered && !transport.reachability.anyAnswer) {
+          throw new IdeBridgeError('permission-denied', ideBridgeMessages.permissionDenied());
+        }
       }
       if (generation === cacheGeneration) ideList = { ides, at: clock.now() };
       return ides;
@@ -251,18 +260,15 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
   async function findRunningIdes(findOptions: FindRunningIdesOptions = {}): Promise<DiscoveredIde[]> {
     if (!findOptions.force && ideList && isFresh(ideList.at)) return [...ideList.ides];
     const state = await permission();
-    if (state === 'denied') {
-      const error = new IdeBridgeError('permission-denied', ideBridgeMessages.permissionDenied());
-      publish({ status: 'failed', error });
-      throw error;
-    }
+    // 'denied' does not stop the scan: a blocked request fails at once without asking the visitor, and the
+    // permission API says 'denied' on some pages whose requests do go through. An empty scan explains it.
     if (state === 'prompt' && !findOptions.userGesture) {
       // Probing now would put a permission prompt in front of a visitor who has not asked for anything.
       publish({ status: 'awaiting-gesture' });
       return [];
     }
     try {
-      const ides = await scanNow();
+      const ides = await scanNow(state);
       publish({ status: 'found', ides, groups: groupIdesByName(ides) });
       return [...ides];
     } catch (error) {

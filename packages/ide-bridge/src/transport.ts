@@ -14,6 +14,12 @@ export interface TransportDependencies {
   fetch: FetchFunction;
   clock: Clock;
   permission: LocalNetworkPermissionSource;
+  /**
+   * Set once anything on loopback has answered. The permission API can say 'denied' where requests still go
+   * through (a plain-http page on this machine under another host name): after an answer, a request that
+   * gets none means the IDE has gone, not that the browser blocks it.
+   */
+  reachability: { anyAnswer: boolean };
 }
 
 export interface IdeAnswer {
@@ -64,6 +70,7 @@ export async function getFromIde(
   };
   try {
     const response = await dependencies.fetch(urlFor(port, path, query), init);
+    dependencies.reachability.anyAnswer = true;
     return { status: response.status, body: await response.text() };
   } catch {
     // Browsers report a refused connection, a CORS failure and a blocked request alike, as a TypeError.
@@ -90,7 +97,7 @@ export async function callIde(
     throw new IdeBridgeError('network', ideBridgeMessages.timeout(target.name, timeoutMs), details);
   }
   if (answer === 'closed') {
-    if ((await dependencies.permission()) === 'denied') {
+    if (!dependencies.reachability.anyAnswer && (await dependencies.permission()) === 'denied') {
       throw new IdeBridgeError('permission-denied', ideBridgeMessages.permissionDenied(), details);
     }
     throw new IdeBridgeError('no-ide', ideBridgeMessages.noIde(target.name), details);

@@ -46,21 +46,33 @@ describe('Local Network Access', () => {
     }
   });
 
-  it('reports a denied permission as permission-denied without probing', async () => {
+  it('reports a denied permission as permission-denied when nothing answers', async () => {
+    await simulator?.close();
     const bridge = bridgeWith({ permission: 'denied' });
     await expect(bridge.findRunningIdes({ userGesture: true })).rejects.toMatchObject({
       kind: 'permission-denied',
     });
-    expect(simulator?.requests).toEqual([]);
   });
 
-  it('explains a failed install by a denied permission rather than by a missing IDE', async () => {
-    const state = { permission: 'granted' as LocalNetworkPermission };
+  it('still finds IDEs when the permission says denied but requests go through', async () => {
+    // Chromium says 'denied' on a plain-http page served from this machine under another host name.
+    const found = await bridgeWith({ permission: 'denied' }).findRunningIdes();
+    expect(found.map((ide) => ide.port)).toEqual([base]);
+  });
+
+  it('calls an IDE that quit after answering no-ide, whatever the permission says', async () => {
+    const state = { permission: 'denied' as LocalNetworkPermission };
     const bridge = bridgeWith(state);
     const [ide] = await bridge.findRunningIdes();
     if (!ide) throw new Error('no IDE');
     await simulator?.close();
-    state.permission = 'denied';
+    await expect(bridge.install('a.b', ide)).rejects.toMatchObject({ kind: 'no-ide' });
+  });
+
+  it('explains a failed install by a denied permission when the IDE never answered', async () => {
+    await simulator?.close();
+    const bridge = bridgeWith({ permission: 'denied' });
+    const ide = { name: 'IntelliJ IDEA 2025.2', buildNumber: 'IU-252.1', port: base };
     await expect(bridge.install('a.b', ide)).rejects.toMatchObject({ kind: 'permission-denied' });
   });
 });
