@@ -1,0 +1,257 @@
+import { formatStatisticsDate } from '@marketplace/core';
+import type { PageRelation } from './link-header';
+import { apiPaths } from './paths';
+import { buildQuery, type QueryParameters } from './query';
+import {
+  ApiTransport,
+  type ApiAnswer,
+  type ApiClientOptions,
+  type ApiRequest,
+  type CallOptions,
+  type Paged,
+} from './transport';
+import type {
+  Channels,
+  Comment,
+  CompatibleProducts,
+  CompatibleUpdates,
+  CompatibleUpdatesInput,
+  Developer,
+  DownloadsPerDay,
+  DownloadsPerDayInput,
+  FeaturedInput,
+  GranularRating,
+  NearestUpdates,
+  NearestUpdatesInput,
+  Plugin,
+  PluginCommentsInput,
+  PluginOptions,
+  PluginSummary,
+  PluginVersion,
+  PluginVersionsInput,
+  ProductAggregation,
+  ProductAggregationInput,
+  Rating,
+  SearchPlugins,
+  SearchPluginsInput,
+  SearchSuggestInput,
+  SearchSuggestions,
+  StatisticsDay,
+  User,
+  UserCommentsInput,
+  UserPluginsInput,
+} from './types';
+import { uploadForm, type UploadOptions, type UploadOutcome } from './upload';
+
+function statisticsDay(name: string, day: StatisticsDay): string {
+  if (typeof day === 'string') return day;
+  const text = formatStatisticsDate(day);
+  if (text === '') throw new RangeError(`${name} is not a valid date.`);
+  return text;
+}
+
+/**
+ * The typed client of the marketplace API. Every method takes CallOptions last (abort signal, omitting
+ * credentials), resolves with the contract's answer type, and rejects with ApiError for an HTTP error status,
+ * NetworkError when no readable answer came, or the signal's reason when aborted.
+ */
+export class ApiClient {
+  private readonly transport: ApiTransport;
+
+  constructor(options: ApiClientOptions) {
+    this.transport = new ApiTransport(options);
+  }
+
+  /** The base URL every path is appended to, without a trailing slash. */
+  get baseUrl(): string {
+    return this.transport.baseUrl;
+  }
+
+  /** The absolute address of an API path (for links, images and downloads). */
+  url(path: string, query?: QueryParameters): string {
+    return this.transport.url(path, query);
+  }
+
+  /** Any call, answered per spec §7 (nothing, parsed JSON, or a text message). */
+  request<T = unknown>(request: ApiRequest): Promise<ApiAnswer<T>> {
+    return this.transport.send<T>(request);
+  }
+
+  private get<T>(path: string, options: CallOptions = {}): Promise<T> {
+    return this.transport.sendJson<T>({ ...options, method: 'GET', path });
+  }
+
+  private getPaged<T>(path: string, options: CallOptions = {}): Promise<Paged<T>> {
+    return this.transport.sendPaged<T>({ ...options, method: 'GET', path });
+  }
+
+  // Plugins -------------------------------------------------------------------------------------------------
+
+  /** An item in the default shape; `fullInfo` includes developers and bundles. */
+  getPlugin(pluginId: number, query: PluginOptions = {}, options?: CallOptions): Promise<Plugin> {
+    const path = apiPaths.plugin(pluginId) + buildQuery({ fullInfo: query.fullInfo || undefined });
+    return this.get<Plugin>(path, options);
+  }
+
+  getRating(pluginId: number, options?: CallOptions): Promise<Rating> {
+    return this.get(apiPaths.plugin(pluginId, 'rating'), options);
+  }
+
+  getGranularRating(pluginId: number, options?: CallOptions): Promise<GranularRating> {
+    return this.get(apiPaths.plugin(pluginId, 'rating-granular'), options);
+  }
+
+  getBundles(pluginId: number, options?: CallOptions): Promise<PluginSummary[]> {
+    return this.get(apiPaths.plugin(pluginId, 'bundles'), options);
+  }
+
+  getDevelopers(pluginId: number, options?: CallOptions): Promise<Developer[]> {
+    return this.get(apiPaths.plugin(pluginId, 'developers'), options);
+  }
+
+  /** IDE product keys the item runs on; empty means every product of its family. */
+  getCompatibleProducts(pluginId: number, options?: CallOptions): Promise<CompatibleProducts> {
+    return this.get(apiPaths.plugin(pluginId, 'compatible-products'), options);
+  }
+
+  /** Versions, newest first, 20 a page unless `size` says otherwise. */
+  getVersions(
+    pluginId: number,
+    query: PluginVersionsInput = {},
+    options?: CallOptions,
+  ): Promise<Paged<PluginVersion[]>> {
+    return this.getPaged(apiPaths.plugin(pluginId, 'updates') + buildQuery(query), options);
+  }
+
+  /** The channels that have versions ('' is stable). */
+  getChannels(pluginId: number, options?: CallOptions): Promise<Channels> {
+    return this.get(apiPaths.plugin(pluginId, 'channels'), options);
+  }
+
+  /** One version by its id (the updateId of download links). */
+  getVersion(updateId: number, options?: CallOptions): Promise<PluginVersion> {
+    return this.get(apiPaths.update(updateId), options);
+  }
+
+  // Search --------------------------------------------------------------------------------------------------
+
+  /** Search with every filter and sort order of the contract; pages by max/offset with Link headers. */
+  searchPlugins(query: SearchPluginsInput = {}, options?: CallOptions): Promise<Paged<SearchPlugins>> {
+    return this.getPaged(apiPaths.searchPlugins(query), options);
+  }
+
+  searchSuggest(query: SearchSuggestInput, options?: CallOptions): Promise<SearchSuggestions> {
+    return this.get(apiPaths.searchSuggest(query), options);
+  }
+
+  /** How many items match the filters, per compatible IDE product. */
+  aggregateProducts(query: ProductAggregationInput = {}, options?: CallOptions): Promise<ProductAggregation> {
+    return this.get(apiPaths.productAggregation(query), options);
+  }
+
+  /** The newest version of each plugin compatible with an IDE build (what the IDE asks). */
+  compatibleUpdates(body: CompatibleUpdatesInput, options?: CallOptions): Promise<CompatibleUpdates> {
+    return this.transport.sendJson({
+      ...options,
+      method: 'POST',
+      path: apiPaths.compatibleUpdates(),
+      json: { channel: '', ...body },
+    });
+  }
+
+  /** The same keyed by plugin.xml id (spec §7 updates/nearest). */
+  nearestUpdates(query: NearestUpdatesInput, options?: CallOptions): Promise<NearestUpdates> {
+    return this.get(apiPaths.nearestUpdates(query), options);
+  }
+
+  // Reviews, users, featured --------------------------------------------------------------------------------
+
+  /** Reviews of a plugin, newest first, 20 a page. */
+  getComments({ pluginId, ...page }: PluginCommentsInput, options?: CallOptions): Promise<Paged<Comment[]>> {
+    return this.getPaged(apiPaths.comments(pluginId, page), options);
+  }
+
+  getUser(userId: number, options?: CallOptions): Promise<User> {
+    return this.get(apiPaths.user(userId), options);
+  }
+
+  /** Items a user owns or develops, 12 a page, every family but edu unless `family` says otherwise. */
+  getUserPlugins(
+    userId: number,
+    query: UserPluginsInput = {},
+    options?: CallOptions,
+  ): Promise<Paged<PluginSummary[]>> {
+    return this.getPaged(apiPaths.userPlugins(userId, query), options);
+  }
+
+  /** Reviews a user wrote, newest first, 20 a page. */
+  getUserComments(
+    userId: number,
+    query: UserCommentsInput = {},
+    options?: CallOptions,
+  ): Promise<Paged<Comment[]>> {
+    return this.getPaged(apiPaths.userComments(userId, query), options);
+  }
+
+  /** Featured items for an IDE product, optionally of one family. */
+  getFeatured({ product, family }: FeaturedInput, options?: CallOptions): Promise<PluginSummary[]> {
+    return this.get(apiPaths.featured(product, family), options);
+  }
+
+  // Statistics ----------------------------------------------------------------------------------------------
+
+  /** Downloads per day between two days (inclusive); `fill: 'full'` lists days without downloads as 0. */
+  getDownloadsPerDay(query: DownloadsPerDayInput, options?: CallOptions): Promise<DownloadsPerDay> {
+    const path = apiPaths.downloadsPerDay({
+      plugin: query.plugin,
+      startDate: statisticsDay('startDate', query.startDate),
+      endDate: statisticsDay('endDate', query.endDate),
+      ...(query.fill ? { fill: query.fill } : {}),
+    });
+    return this.get(path, options);
+  }
+
+  // Uploads -------------------------------------------------------------------------------------------------
+
+  /**
+   * Sends a file (field `file`) and other fields as a multipart form, reporting progress when asked, and reads
+   * the answer in the spec's upload shape (§5). The token always goes along (spec §6).
+   */
+  upload<T = unknown>(path: string, options: UploadOptions): Promise<UploadOutcome<T>> {
+    return uploadForm<T>(this.transport, path, options);
+  }
+
+  // Pages ---------------------------------------------------------------------------------------------------
+
+  /**
+   * Fetches the page a link of `page` points to (next by default), or resolves undefined when there is none.
+   * The links come from the server, so the page has the same shape as the one given.
+   */
+  async followLink<T>(
+    page: Paged<T>,
+    relation: PageRelation = 'next',
+    options?: CallOptions,
+  ): Promise<Paged<T> | undefined> {
+    const target = page.links[relation];
+    if (target === undefined) return undefined;
+    return this.getPaged<T>(target, options);
+  }
+
+  /** Yields `first` and every following page until the last one. */
+  async *pages<T>(first: Paged<T>, options?: CallOptions): AsyncGenerator<Paged<T>, void, undefined> {
+    const seen = new Set<string>();
+    let page: Paged<T> | undefined = first;
+    while (page !== undefined) {
+      yield page;
+      const next: string | undefined = page.links.next;
+      // A server that links a page to itself (or back) must not make this loop forever.
+      if (next === undefined || seen.has(next)) return;
+      seen.add(next);
+      page = await this.followLink(page, 'next', options);
+    }
+  }
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  return new ApiClient(options);
+}

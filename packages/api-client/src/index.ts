@@ -1,0 +1,32 @@
+export { ApiClient, createApiClient } from './client';
+export {
+  ApiError,
+  NetworkError,
+  isApiError,
+  isJsonContentType,
+  isNetworkError,
+  type FailedCall,
+} from './errors';
+export { parseLinkHeader, type PageLinks, type PageRelation } from './link-header';
+export { encodeMultipart, type EncodedForm } from './multipart';
+export { apiPaths, pathId, type PluginSection } from './paths';
+export { buildQuery, type QueryParameters, type QueryValue } from './query';
+export {
+  ApiTransport,
+  readAnswer,
+  type ApiAnswer,
+  type ApiClientOptions,
+  type ApiRequest,
+  type CallOptions,
+  type HttpMethod,
+  type Paged,
+  type TokenSource,
+} from './transport';
+export type * from './types';
+export {
+  readUploadAnswer,
+  type UploadFieldValue,
+  type UploadOptions,
+  type UploadOutcome,
+  type UploadProgress,
+} from './upload';
