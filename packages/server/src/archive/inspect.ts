@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { UploadResult } from '@marketplace/core';
-import type { Entry } from 'yauzl';
+import type { Entry, LocalFileHeader, ZipFile } from 'yauzl';
 import {
   DESCRIPTOR_PATH,
   isArchiveName,
@@ -16,7 +16,14 @@ import { readPluginDescriptor } from './descriptor';
 import type { PluginDescriptor } from './descriptor';
 import { formatBytes, resolveLimits } from './limits';
 import type { ArchiveLimits } from './limits';
-import { ArchiveRejection, DecompressedBudget, entriesOf, openArchive, streamEntry } from './zip-stream';
+import {
+  ArchiveRejection,
+  DecompressedBudget,
+  entriesOf,
+  errorMessage,
+  openArchive,
+  streamEntry,
+} from './zip-stream';
 
 export interface InspectOptions {
   /** The xml id of the plugin this upload is a new version of; the descriptor must declare the same. */
@@ -138,6 +145,7 @@ async function findDescriptor(
   const jarsWithDescriptor: string[] = [];
   const deeperArchives: string[] = [];
   for await (const entry of entriesOf(zip, UPLOAD)) {
+    await checkLocalHeader(zip, entry, UPLOAD);
     if (isDirectoryEntry(entry.fileName)) continue;
     if (kind === 'jar' && entry.fileName === DESCRIPTOR_PATH) {
       descriptor = await streamEntry(
@@ -254,7 +262,12 @@ async function surveyArchive(
 
 function checkEntry(entry: Entry, label: string, limits: ArchiveLimits): void {
   const name = entry.fileName;
-  const unsafe = unsafeEntryNameReason(name);
+  // A Unicode Path extra field lets yauzl show a clean name while tools that ignore the field (Java's
+  // zip classes among them) use the raw one, so the raw bytes must be safe too. latin1 keeps every byte,
+  // and with it every '/', '.', '\\' and control character, where it was.
+  const rawName = entry.fileNameRaw.toString('latin1');
+  const unsafe =
+    unsafeEntryNameReason(name) ?? (rawName === name ? undefined : unsafeEntryNameReason(rawName));
   if (unsafe !== undefined) {
     throw new ArchiveRejection(
       `${label} contains an unsafe path: ${unsafe}. Every entry must stay inside the folder the archive is unpacked into.`,
@@ -282,6 +295,46 @@ function checkEntry(entry: Entry, label: string, limits: ArchiveLimits): void {
     throw new ArchiveRejection(
       `${label} holds '${preview(name)}', which would decompress to ${formatBytes(entry.uncompressedSize)}; an upload may unpack to at most ${formatBytes(limits.maxTotalUncompressedBytes)} (zip bombs stop here).`,
     );
+  }
+}
+
+const DATA_DESCRIPTOR_FLAG = 0x0008;
+const ZIP64_SIZE_MARKER = 0xffffffff;
+
+/**
+ * Streaming unzip tools read the local header in front of each entry's data, not the central directory
+ * yauzl reads. When the two disagree about the name, the method or the sizes, such a tool unpacks
+ * something other than what was inspected, so the archive is refused.
+ */
+async function checkLocalHeader(zip: ZipFile, entry: Entry, label: string): Promise<void> {
+  let local: LocalFileHeader;
+  try {
+    local = await zip.readLocalFileHeaderPromise(entry);
+  } catch (error) {
+    throw new ArchiveRejection(
+      `${label} is damaged: the local header of '${preview(entry.fileName)}' cannot be read (${errorMessage(error)}).`,
+    );
+  }
+  const where = `'${preview(entry.fileName)}'`;
+  if (!local.fileName.equals(entry.fileNameRaw)) {
+    throw new ArchiveRejection(
+      `${label} is forged: the entry ${where} carries another name ('${preview(local.fileName.toString('latin1'))}') in its local header, so unzip tools would unpack something else than what was checked.`,
+    );
+  }
+  if (local.compressionMethod !== entry.compressionMethod) {
+    throw new ArchiveRejection(
+      `${label} is forged: the two headers of ${where} name different compression methods.`,
+    );
+  }
+  const sizesInLocalHeader =
+    (local.generalPurposeBitFlag & DATA_DESCRIPTOR_FLAG) === 0 &&
+    local.compressedSize !== ZIP64_SIZE_MARKER &&
+    local.uncompressedSize !== ZIP64_SIZE_MARKER;
+  if (
+    sizesInLocalHeader &&
+    (local.compressedSize !== entry.compressedSize || local.uncompressedSize !== entry.uncompressedSize)
+  ) {
+    throw new ArchiveRejection(`${label} is forged: the two headers of ${where} declare different sizes.`);
   }
 }
 

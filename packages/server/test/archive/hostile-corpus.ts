@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
 import type { ArchiveLimits } from '../../src/archive';
 import { archiveBytes, libraryJarContent, pluginJarContent, pluginXml } from './plugin-fixtures';
-import { deflatedEntry, storedEntry, writeZip } from './zip-writer';
+import { deflatedEntry, storedEntry, unicodePathExtraField, writeZip } from './zip-writer';
 import type { RawEntry } from './zip-writer';
 
 /**
@@ -101,6 +101,42 @@ export const HOSTILE_ARCHIVES: readonly HostileArchive[] = [
       save(folder, 'backslash.jar', pluginJarWith(storedEntry('..\\..\\evil.bat', 'del /q *'))),
     expectedError:
       /^The upload contains an unsafe path: the entry name '..\\..\\evil.bat' contains a backslash/,
+  },
+  {
+    name: 'zip slip hidden behind a clean Unicode Path extra field',
+    write: (folder) =>
+      save(
+        folder,
+        'unicode-path.jar',
+        pluginJarWith(
+          storedEntry('../../../evil.sh', 'rm -rf ~', {
+            extraField: unicodePathExtraField('../../../evil.sh', 'docs/evil.sh'),
+          }),
+        ),
+      ),
+    expectedError:
+      /^The upload contains an unsafe path: the entry '..\/..\/..\/evil.sh' climbs out of its folder with '..'/,
+  },
+  {
+    name: 'zip slip in the local header only, where streaming unzip tools look',
+    write: (folder) =>
+      save(
+        folder,
+        'local-slip.jar',
+        pluginJarWith(storedEntry('docs/aaaaaa.sh', 'rm -rf ~', { localName: '../../evil.sh' })),
+      ),
+    expectedError:
+      /^The upload is forged: the entry 'docs\/aaaaaa.sh' carries another name \('..\/..\/evil.sh'\) in its local header/,
+  },
+  {
+    name: 'local header declaring another size than the central directory',
+    write: (folder) =>
+      save(
+        folder,
+        'local-size.jar',
+        pluginJarWith(deflatedEntry('data/a.txt', 'a'.repeat(1000), { localUncompressedSize: 10 })),
+      ),
+    expectedError: /^The upload is forged: the two headers of 'data\/a.txt' declare different sizes\.$/,
   },
   {
     name: 'lying size header: 8 MB of data behind a header that declares 100 bytes',

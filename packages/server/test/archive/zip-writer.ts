@@ -15,6 +15,12 @@ export interface RawEntry {
   /** Host (upper byte) and zip version (lower byte); Unix by default. */
   versionMadeBy?: number;
   generalPurposeFlags?: number;
+  /** Extra field bytes, written in both headers. */
+  extraField?: Buffer;
+  /** A different name for the local header only (what streaming unzip tools read). */
+  localName?: string;
+  /** A different uncompressed size for the local header only. */
+  localUncompressedSize?: number;
 }
 
 const UNIX_REGULAR_FILE = 0o100644;
@@ -50,6 +56,8 @@ export function writeZip(entries: readonly RawEntry[]): Buffer {
   let offset = 0;
   for (const entry of entries) {
     const name = Buffer.from(entry.name, 'utf8');
+    const localName = Buffer.from(entry.localName ?? entry.name, 'utf8');
+    const extra = entry.extraField ?? Buffer.alloc(0);
     const flags = entry.generalPurposeFlags ?? 0x0800; // names are UTF-8
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
@@ -60,9 +68,9 @@ export function writeZip(entries: readonly RawEntry[]): Buffer {
     local.writeUInt16LE(0x5b21, 12); // 2025-09-01
     local.writeUInt32LE(entry.crc32 >>> 0, 14);
     local.writeUInt32LE(entry.data.length, 18);
-    local.writeUInt32LE(entry.uncompressedSize, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
+    local.writeUInt32LE(entry.localUncompressedSize ?? entry.uncompressedSize, 22);
+    local.writeUInt16LE(localName.length, 26);
+    local.writeUInt16LE(extra.length, 28);
     const header = Buffer.alloc(46);
     header.writeUInt32LE(0x02014b50, 0);
     header.writeUInt16LE(entry.versionMadeBy ?? (3 << 8) | 20, 4);
@@ -75,11 +83,12 @@ export function writeZip(entries: readonly RawEntry[]): Buffer {
     header.writeUInt32LE(entry.data.length, 20);
     header.writeUInt32LE(entry.uncompressedSize, 24);
     header.writeUInt16LE(name.length, 28);
+    header.writeUInt16LE(extra.length, 30);
     header.writeUInt32LE((entry.externalAttributes ?? UNIX_REGULAR_FILE * 0x10000) >>> 0, 38);
     header.writeUInt32LE(offset, 42);
-    central.push(header, name);
-    parts.push(local, name, entry.data);
-    offset += local.length + name.length + entry.data.length;
+    central.push(header, name, extra);
+    parts.push(local, localName, extra, entry.data);
+    offset += local.length + localName.length + extra.length + entry.data.length;
   }
   const centralDirectory = Buffer.concat(central);
   const needsZip64 = entries.length > 0xfffe;
@@ -108,4 +117,15 @@ export function writeZip(entries: readonly RawEntry[]): Buffer {
   end.writeUInt32LE(centralDirectory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...parts, centralDirectory, ...tail, end]);
+}
+
+/** An Info-ZIP Unicode Path extra field (0x7075): yauzl shows this name instead of the raw one. */
+export function unicodePathExtraField(rawName: string, unicodeName: string): Buffer {
+  const name = Buffer.from(unicodeName, 'utf8');
+  const header = Buffer.alloc(9);
+  header.writeUInt16LE(0x7075, 0);
+  header.writeUInt16LE(5 + name.length, 2);
+  header.writeUInt8(1, 4);
+  header.writeUInt32LE(crc32(Buffer.from(rawName, 'utf8')) >>> 0, 5);
+  return Buffer.concat([header, name]);
 }
