@@ -8,6 +8,7 @@ import {
   IDE_SCAN_MAX_FAILED_PORTS,
   RUNNING_IDE_POLL_INTERVAL_MS,
 } from '@marketplace/core';
+import type { RunningIde } from '@marketplace/core';
 import { sleep, systemClock } from './clock';
 import type { Clock } from './clock';
 import { IdeBridgeError, ideBridgeMessages } from './errors';
@@ -18,12 +19,8 @@ import type { LocalNetworkPermission, LocalNetworkPermissionSource } from './per
 import { callIde, parseJson, unexpectedAnswer } from './transport';
 import type { FetchFunction, IdeTarget, TransportDependencies } from './transport';
 
-/** The IDE a call goes to: any running IDE as discovery or `RunningIde` of core describes it. */
-export interface IdeAddress {
-  name: string;
-  buildNumber: string;
-  port: number;
-}
+/** The IDE a call goes to: one that discovery found, or any `RunningIde` of core. */
+export type IdeAddress = RunningIde;
 
 /** A course launched from a learning management system (`/api/edu/lti`). */
 export interface LtiLaunch {

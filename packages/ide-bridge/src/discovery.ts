@@ -1,15 +1,10 @@
 import { productFromBuildNumber } from '@marketplace/core';
-import type { IdeProduct } from '@marketplace/core';
+import type { IdeProduct, RunningIde } from '@marketplace/core';
 import { getFromIde, parseJson } from './transport';
 import type { TransportDependencies } from './transport';
 
-/** An IDE running on the visitor's machine. */
-export interface DiscoveredIde {
-  /** The IDE's full name, e.g. "IntelliJ IDEA 2025.2". */
-  name: string;
-  /** With the product code, e.g. "IU-252.23892.409". */
-  buildNumber: string;
-  port: number;
+/** An IDE running on the visitor's machine: core's `RunningIde` (name, build number, port) and its product. */
+export interface DiscoveredIde extends RunningIde {
   /** The product the build number's code names; undefined for a code the catalogue does not know. */
   product: IdeProduct | undefined;
 }
