@@ -225,7 +225,14 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
   const publish = (update: RunningIdesUpdate) => {
     if (sameUpdate(lastUpdate, update)) return;
     lastUpdate = update;
-    for (const listener of [...listeners]) listener(update);
+    for (const listener of [...listeners]) {
+      try {
+        listener(update);
+      } catch (error) {
+        // One broken listener must not keep the others uninformed or stop the polling.
+        console.error('IDE bridge: a running-IDE listener failed', error);
+      }
+    }
   };
 
   const isFresh = (at: number) => clock.now() - at < IDE_CACHE_TTL_MS;

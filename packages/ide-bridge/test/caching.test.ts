@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IdeSimulator } from '@marketplace/ide-simulator';
 import { createIdeBridge } from '../src/index';
 import type { IdeBridgeOptions, RunningIdesUpdate } from '../src/index';
@@ -155,6 +155,23 @@ describe('subscribing', () => {
     await expect(bridge.install('com.example.tool', found)).rejects.toMatchObject({ kind: 'no-ide' });
     await waitUntil(() => updates.length === 2);
     expect(updates[1]).toEqual({ status: 'found', ides: [], groups: [] });
+    unsubscribe();
+  });
+
+  it('keeps telling the other listeners when one of them throws', async () => {
+    await runIdes([0]);
+    const bridge = bridgeFor();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const updates: RunningIdesUpdate[] = [];
+    const unsubscribeBroken = bridge.subscribe(() => {
+      throw new Error('broken listener');
+    });
+    const unsubscribe = bridge.subscribe((update) => updates.push(update));
+    await bridge.findRunningIdes();
+    await waitUntil(() => updates.length === 1);
+    expect(logged).toHaveBeenCalledWith('IDE bridge: a running-IDE listener failed', expect.any(Error));
+    logged.mockRestore();
+    unsubscribeBroken();
     unsubscribe();
   });
 
