@@ -1,0 +1,167 @@
+import { gunzipSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/plugins/app/errors';
+import { createApiTestContext, type ApiTestContext } from './catalogue-fixture';
+
+let context: ApiTestContext;
+beforeAll(async () => {
+  context = await createApiTestContext({
+    env: { RESPONSE_CACHE_MS: '60000' },
+    extend(app) {
+      app.get('/test/failure', async () => {
+        throw new Error('connection to db-primary.internal:5432 refused (password for admin)');
+      });
+      app.get('/test/api-error', async () => {
+        throw new ApiError('conflict', 'That name is taken.');
+      });
+    },
+  });
+}, 120_000);
+afterAll(async () => context?.close());
+
+describe('caching', () => {
+  it('gives public answers a strong ETag and Cache-Control, and 304 when the client has them', async () => {
+    const first = await context.app.inject('/api/plugins/1');
+    expect(first.headers['cache-control']).toBe('public, max-age=60');
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[\w-]{27}"$/);
+    const again = await context.app.inject({ url: '/api/plugins/1', headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers.etag).toBe(etag);
+    const other = await context.app.inject({
+      url: '/api/plugins/1',
+      headers: { 'if-none-match': '"stale"' },
+    });
+    expect(other.statusCode).toBe(200);
+  });
+
+  it('never stores errors or personal answers in shared caches', async () => {
+    const missing = await context.app.inject('/api/plugins/999');
+    expect(missing.headers['cache-control']).toBe('no-store');
+    expect(missing.headers.etag).toBeUndefined();
+    const personal = await context.app.inject({
+      url: '/api/plugins/1',
+      headers: { authorization: 'Bearer x' },
+    });
+    expect(personal.headers['cache-control']).not.toContain('public');
+  });
+
+  it('replays a kept answer (same body, ETag and Link) until the catalogue changes', async () => {
+    const url = '/api/searchPlugins?search=kotlin&max=1';
+    const first = await context.app.inject(url);
+    await context.db.execute(sql`UPDATE plugins SET name = 'Kotlin Carnival' WHERE id = 2`);
+    const replayed = await context.app.inject(url);
+    expect(replayed.body).toBe(first.body);
+    expect(replayed.headers.etag).toBe(first.headers.etag);
+    expect(replayed.headers.link).toBe(first.headers.link);
+    expect(replayed.headers['x-total-count']).toBe(first.headers['x-total-count']);
+    const notModified = await context.app.inject({
+      url,
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
+    expect(notModified.statusCode).toBe(304);
+    context.app.forgetCachedAnswers();
+    const fresh = await context.app.inject(url);
+    expect(fresh.json().plugins[0].name).toBe('Kotlin Carnival');
+    expect(fresh.headers.etag).not.toBe(first.headers.etag);
+  });
+});
+
+describe('cross-origin reads and compression', () => {
+  it('lets any site read the API (widgets run on other sites)', async () => {
+    const read = await context.app.inject({
+      url: '/api/plugins/1',
+      headers: { origin: 'https://blog.example.org' },
+    });
+    expect(read.headers['access-control-allow-origin']).toBe('*');
+    expect(String(read.headers['access-control-expose-headers'])).toContain('Link');
+    const preflight = await context.app.inject({
+      method: 'OPTIONS',
+      url: '/api/search/updates/compatible',
+      headers: {
+        origin: 'https://blog.example.org',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-methods']).toContain('POST');
+  });
+
+  it('compresses large answers for clients that accept it', async () => {
+    const plain = await context.app.inject('/api/openapi.json');
+    const zipped = await context.app.inject({
+      url: '/api/openapi.json',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    expect(gunzipSync(zipped.rawPayload).toString()).toBe(plain.body);
+    expect(String(zipped.headers.vary)).toContain('accept-encoding');
+  });
+});
+
+describe('errors', () => {
+  it('answers unknown addresses with a JSON 404', async () => {
+    const response = await context.app.inject('/api/nothing-here?x=1');
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ type: 'error', message: 'There is nothing at GET /api/nothing-here.' });
+  });
+
+  it('never shows the internals of a failure', async () => {
+    const response = await context.app.inject('/test/failure');
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({
+      type: 'error',
+      message: 'Internal API error has happened. Please update the page or return later',
+    });
+    expect(response.body).not.toContain('db-primary');
+  });
+
+  it('answers an ApiError with its status and message', async () => {
+    const response = await context.app.inject('/test/api-error');
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ type: 'error', message: 'That name is taken.' });
+  });
+
+  it('answers a malformed JSON body with a 400', async () => {
+    const response = await context.app.inject({
+      method: 'POST',
+      url: '/api/search/updates/compatible',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"build": ',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().type).toBe('error');
+  });
+});
+
+describe('documents', () => {
+  it('serves an OpenAPI document describing the read API and the IDE calls', async () => {
+    const document = (await context.app.inject('/api/openapi.json')).json();
+    expect(document.openapi).toBe('3.1.0');
+    for (const path of [
+      '/api/plugins/{id}',
+      '/api/searchPlugins',
+      '/api/search/aggregation/products',
+      '/api/comments',
+      '/api/users/{id}/plugins',
+      '/statistic/downloads-count/day',
+      '/plugins/list',
+      '/api/search/updates/compatible',
+      '/plugin/download',
+    ]) {
+      expect(document.paths, path).toHaveProperty([path]);
+    }
+    expect(document.paths['/api/plugins/{id}'].get.responses['404']).toBeDefined();
+  });
+
+  it('serves a page at / that links the entry points', async () => {
+    const response = await context.app.inject('/');
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.body).toContain('<a href="/api/openapi.json">');
+    expect(response.body).toContain('https://plugins.example.com/plugins/list');
+  });
+});
