@@ -103,13 +103,17 @@ function plugins({ preact: usePreact }) {
   ];
 }
 
-const minify = terser({
-  ecma: 2020,
-  module: true,
-  toplevel: true,
-  compress: { passes: 3, pure_getters: true, unsafe_arrows: true, unsafe_methods: true },
-  format: { comments: false },
-});
+/** @param {{ module: boolean }} options */
+function minify({ module }) {
+  return terser({
+    ecma: 2020,
+    // Top-level names of an IIFE are the page's globals (MarketplaceWidget): only an ES module may rename them.
+    module,
+    toplevel: module,
+    compress: { passes: 3, pure_getters: true, unsafe_arrows: true, unsafe_methods: true },
+    format: { comments: false },
+  });
+}
 
 /** @type {import('rollup').RollupOptions[]} */
 export default [
@@ -117,8 +121,13 @@ export default [
     input: join(elements, 'src/mp-widget.entry.ts'),
     plugins: plugins({ preact: true }),
     output: [
-      { file: join(dist, 'mp-widget.js'), format: 'iife', name: 'MarketplaceWidget', plugins: [minify] },
-      { file: join(dist, 'mp-widget.mjs'), format: 'es', plugins: [minify] },
+      {
+        file: join(dist, 'mp-widget.js'),
+        format: 'iife',
+        name: 'MarketplaceWidget',
+        plugins: [minify({ module: false })],
+      },
+      { file: join(dist, 'mp-widget.mjs'), format: 'es', plugins: [minify({ module: true })] },
     ],
   },
   {
@@ -128,7 +137,7 @@ export default [
       file: join(dist, 'mp-loader.js'),
       format: 'iife',
       name: 'MarketplaceWidget',
-      plugins: [minify],
+      plugins: [minify({ module: false })],
     },
   },
   {
