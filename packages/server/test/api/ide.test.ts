@@ -43,7 +43,7 @@ const PYTHON = 'com.example.pylint';
 const TEAMCITY = 'com.example.notifier';
 
 describe('/plugins/list at every compatibility boundary', () => {
-  it.each([
+  it.each<[string, Record<string, string>, string]>([
     ['IU-233.15000', { [GIT]: '1.0', [THEME]: '1.0' }, 'inside a .* until'],
     ['IU-234.1', { [THEME]: '1.0' }, "between one version's until and the next one's since"],
     [
