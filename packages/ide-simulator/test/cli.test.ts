@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { startIdeSimulator } from '../src/index';
 
 const cliPath = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
@@ -56,6 +57,20 @@ describe('pnpm ide-simulator', () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
+    }
+  });
+
+  it('says which port is taken and exits with status 1', async () => {
+    const taken = await startIdeSimulator({ port: 0 });
+    try {
+      const child = runCli(['--port', String(taken.port)]);
+      let errors = '';
+      child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+      const status = await new Promise((resolve) => child.once('exit', resolve));
+      expect(status).toBe(1);
+      expect(errors).toContain(`port ${taken.port} on 127.0.0.1 is already in use`);
+    } finally {
+      await taken.close();
     }
   });
 
