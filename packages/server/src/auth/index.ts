@@ -1,0 +1,22 @@
+export { authPlugin, type AuthPluginOptions } from './plugin';
+export {
+  authConfigFromEnv,
+  authMetaTags,
+  renderAuthMetaTags,
+  AuthConfigError,
+  EMBEDDED_CLIENT_ID,
+  SITE_CALLBACK_PATH,
+  type AuthConfig,
+} from './config';
+export { GUEST_VIEWER, isWriteMethod, type AuthRule, type Viewer } from './authorization';
+export { TOKEN_SCOPES, type TokenScope } from './api-tokens';
+export type { AuthenticatedUser, AuthUserBody } from './users';
+export { startLocalChannel, localChannelPath, type LocalChannel } from './local-channel';
+export { runUsersCommand, runTokensCommand, commandContextFromEnv, USERS_USAGE, TOKENS_USAGE } from './cli';
+export {
+  setDemoPasswords,
+  describeDemoAccounts,
+  DEMO_ACCOUNT_LOGINS,
+  type DemoAccount,
+} from './demo-accounts';
+export { OIDC_MOUNT_PATH } from './embedded-provider';

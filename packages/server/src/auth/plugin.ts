@@ -1,0 +1,196 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Redis } from 'ioredis';
+import type Provider from 'oidc-provider';
+import type { DatabaseConnection } from '../db/client';
+import { ApiError } from '../plugins/app/errors';
+import {
+  createAccessTokenVerifier,
+  InvalidAccessTokenError,
+  type AccessTokenVerifier,
+} from './access-tokens';
+import { isPermanentTokenText, resolveApiToken, type TokenScope } from './api-tokens';
+import { checkRouteRule, GUEST_VIEWER, isWriteMethod, refusalFor, type Viewer } from './authorization';
+import type { AuthConfig } from './config';
+import { createEmbeddedProvider } from './embedded-provider';
+import { loadOrCreateIdentityKeys, publicJwks } from './keys';
+import { oidcRoutes } from './oidc-routes';
+import { accountRoutes } from './routes';
+import { findOrCreateExternalUser, findUserById, toAuthenticatedUser, type UserRow } from './users';
+
+export interface AuthPluginOptions {
+  database: DatabaseConnection;
+  config: AuthConfig;
+  /** Key prefix of the rate-limit counters in Redis (tests use their own). */
+  rateLimitNamespace?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The embedded identity service, when this server is its own (undefined with an external issuer). */
+    identityProvider: Provider | undefined;
+  }
+}
+
+const INVALID_TOKEN_MESSAGE = 'Your sign-in is not valid or has expired. Please sign in again.';
+
+function invalidToken(reply: FastifyReply, description: string): ApiError {
+  reply.header('www-authenticate', `Bearer error="invalid_token", error_description="${description}"`);
+  return new ApiError('unauthorized', INVALID_TOKEN_MESSAGE);
+}
+
+function userViewer(row: UserRow, tokenScopes?: readonly TokenScope[]): Viewer {
+  const user = toAuthenticatedUser(row);
+  return {
+    kind: 'user',
+    user,
+    isAdmin: user.isAdmin,
+    banned: user.banned,
+    ...(tokenScopes ? { tokenScopes } : {}),
+  };
+}
+
+/**
+ * Sign-in, roles and API tokens for the whole server: resolves `request.viewer` from the bearer token
+ * (embedded or external OpenID Connect JWT, or a `perm:` API token), enforces each route's declared rule,
+ * refuses to start when a write route declares none, limits the rate of writes and of password attempts,
+ * mounts the embedded identity service under /oidc, and serves the account routes (`/api/users/me`, tokens).
+ *
+ * Register it before any route: the declaration check sees only routes added after it.
+ */
+async function auth(app: FastifyInstance, options: AuthPluginOptions) {
+  const { config } = options;
+  const db = options.database.db;
+
+  let provider: Provider | undefined;
+  let verifyAccessToken: AccessTokenVerifier;
+  if (config.identity.kind === 'embedded') {
+    const keys = await loadOrCreateIdentityKeys(config.dataDir);
+    provider = createEmbeddedProvider(db, config, keys);
+    verifyAccessToken = createAccessTokenVerifier({
+      issuer: config.identity.issuer,
+      audience: config.audience,
+      algorithms: config.algorithms,
+      keys: { kind: 'local', jwks: publicJwks(keys) },
+      requiredType: 'at+jwt',
+    });
+  } else {
+    verifyAccessToken = createAccessTokenVerifier({
+      issuer: config.identity.issuer,
+      audience: config.audience,
+      algorithms: config.algorithms,
+      keys: { kind: 'discovered' },
+    });
+  }
+  app.decorate('identityProvider', provider);
+  // Fastify forbids shared objects as request decorations: start empty, the onRequest hook sets it.
+  app.decorateRequest<Viewer | null>('viewer', null);
+
+  app.addHook('onRoute', (route) => checkRouteRule(route));
+
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    : undefined;
+  if (redis) {
+    redis.on('error', (error: Error) => app.log.warn({ err: error }, 'rate-limit store (Redis) error'));
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+  }
+  await app.register(rateLimit, {
+    global: false,
+    // Rate limits protect; they must not take the site down with them when Redis is away.
+    skipOnError: true,
+    ...(redis ? { redis, nameSpace: options.rateLimitNamespace ?? 'mp-rate-limit:' } : {}),
+  });
+
+  const limitWrites = app.createRateLimit({
+    max: config.rateLimits.writesPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) =>
+      request.viewer.kind === 'user' ? `write:user:${request.viewer.user.id}` : `write:ip:${request.ip}`,
+  });
+  const limitLogins = app.createRateLimit({
+    max: config.rateLimits.loginPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `login:ip:${request.ip}`,
+  });
+
+  async function viewerFor(request: FastifyRequest, reply: FastifyReply): Promise<Viewer> {
+    const header = request.headers.authorization;
+    if (header === undefined || header === '') return GUEST_VIEWER;
+    const match = /^Bearer +(\S+)$/i.exec(header.trim());
+    if (!match?.[1]) throw invalidToken(reply, 'The Authorization header must be "Bearer <token>".');
+    const token = match[1];
+    if (isPermanentTokenText(token)) {
+      const resolved = await resolveApiToken(db, token);
+      const row = resolved && (await findUserById(db, resolved.userId));
+      if (!resolved || !row) throw invalidToken(reply, 'Unknown, revoked or expired API token.');
+      return userViewer(row, resolved.scopes);
+    }
+    let verified;
+    try {
+      verified = await verifyAccessToken(token);
+    } catch (error) {
+      if (!(error instanceof InvalidAccessTokenError)) throw error;
+      request.log.info({ reason: error.message }, 'bearer token refused');
+      throw invalidToken(reply, 'The access token is not valid.');
+    }
+    if (config.identity.kind === 'embedded') {
+      const id = /^\d{1,10}$/.test(verified.subject) ? Number(verified.subject) : NaN;
+      const row = Number.isSafeInteger(id) ? await findUserById(db, id) : undefined;
+      if (!row) throw invalidToken(reply, 'The access token names an unknown user.');
+      return userViewer(row);
+    }
+    const claims = verified.claims;
+    const row = await findOrCreateExternalUser(db, config.identity.issuer, {
+      subject: verified.subject,
+      preferredUsername:
+        typeof claims.preferred_username === 'string' ? claims.preferred_username : undefined,
+      name: typeof claims.name === 'string' ? claims.name : undefined,
+      email: typeof claims.email === 'string' ? claims.email : undefined,
+      emailVerified: typeof claims.email_verified === 'boolean' ? claims.email_verified : undefined,
+    });
+    return userViewer(row);
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    request.viewer = await viewerFor(request, reply);
+    const routeConfig = request.routeOptions.config;
+    const refusal = await refusalFor(request, routeConfig.auth);
+    if (refusal) {
+      if (refusal.status === 401) reply.header('www-authenticate', 'Bearer');
+      throw new ApiError(
+        refusal.status === 401 ? 'unauthorized' : refusal.status === 403 ? 'forbidden' : 'notFound',
+        refusal.message,
+      );
+    }
+    if (isWriteMethod(request.method) && routeConfig.writeLimit !== false) {
+      const result = await limitWrites(request);
+      if (!result.isAllowed && result.isExceeded) {
+        reply.header('retry-after', String(result.ttlInSeconds));
+        throw new ApiError(
+          'tooManyRequests',
+          `Too many changes in a short time. Please wait ${result.ttlInSeconds} seconds and try again.`,
+        );
+      }
+    }
+  });
+
+  if (provider) {
+    const embedded = provider;
+    await app.register(oidcRoutes, {
+      provider: embedded,
+      db,
+      limitLoginAttempt: async (request) => {
+        const result = await limitLogins(request);
+        return !result.isAllowed && result.isExceeded ? result.ttlInSeconds : undefined;
+      },
+    });
+  }
+  await app.register(accountRoutes, { db });
+}
+
+export const authPlugin = fp(auth, { name: 'auth', fastify: '5.x' });
+export default authPlugin;

@@ -1,0 +1,72 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { authConfigFromEnv, type AuthConfig } from '../../src/auth/config';
+import { authPlugin } from '../../src/auth/plugin';
+import { createLocalUser, type UserRow } from '../../src/auth/users';
+import errorHandling from '../../src/plugins/app/errors';
+import { createTestDatabase, type TestDatabase } from '../db/test-database';
+
+export interface AuthTestApp {
+  app: FastifyInstance;
+  config: AuthConfig;
+  testDatabase: TestDatabase;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export interface AuthTestAppOptions {
+  /** The server's public address (the embedded issuer is `<publicUrl>/oidc`). */
+  publicUrl?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Routes of the test, registered after the auth plugin like the real routes are. */
+  routes?: (app: FastifyInstance) => Promise<void> | void;
+  /** Share one data directory (identity keys) between apps. */
+  dataDir?: string;
+  testDatabase?: TestDatabase;
+  rateLimitNamespace?: string;
+}
+
+/** A Fastify instance with the auth plugin on a fresh test database and a fresh data directory. */
+export async function buildAuthTestApp(options: AuthTestAppOptions = {}): Promise<AuthTestApp> {
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'mp-auth-')));
+  const testDatabase = options.testDatabase ?? (await createTestDatabase());
+  const config = authConfigFromEnv(options.env ?? {}, {
+    publicUrl: options.publicUrl ?? 'http://127.0.0.1:8080',
+    dataDir,
+  });
+  const app = Fastify({ logger: false });
+  await app.register(errorHandling);
+  await app.register(authPlugin, {
+    database: testDatabase.database,
+    config,
+    ...(options.rateLimitNamespace ? { rateLimitNamespace: options.rateLimitNamespace } : {}),
+  });
+  if (options.routes) await app.register(async (scope) => options.routes?.(scope));
+  await app.ready();
+  return {
+    app,
+    config,
+    testDatabase,
+    dataDir,
+    async close() {
+      await app.close();
+      if (!options.testDatabase) await testDatabase.dispose();
+      if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function addUser(
+  testApp: AuthTestApp,
+  login: string,
+  extra: { isAdmin?: boolean; password?: string } = {},
+): Promise<UserRow> {
+  return createLocalUser(testApp.testDatabase.database.db, {
+    login,
+    password: extra.password ?? `${login}-password`,
+    isAdmin: extra.isAdmin ?? false,
+  });
+}
