@@ -120,6 +120,8 @@ interface Survey {
   topLevelNames: Set<string>;
   /** Archives that are not opened (not `<name>/lib/*.jar`), named in the message when plugin.xml is missing. */
   unopenedArchives: string[];
+  /** Two names that differ only in letter case: one file on Windows and macOS, where the IDE unpacks zips. */
+  caseCollision?: [string, string];
 }
 
 async function findDescriptor(
@@ -217,6 +219,7 @@ async function surveyArchive(
     unopenedArchives: [],
   };
   const names = new Set<string>();
+  const foldedNames = new Map<string, string>();
   let declaredTotal = 0;
   let entries = 0;
   for await (const entry of entriesOf(zip, label)) {
@@ -235,6 +238,12 @@ async function surveyArchive(
       );
     }
     names.add(name);
+    if (isUpload && survey.caseCollision === undefined) {
+      const folded = name.toLowerCase();
+      const earlier = foldedNames.get(folded);
+      if (earlier !== undefined) survey.caseCollision = [earlier, name];
+      else foldedNames.set(folded, name);
+    }
     if (isUpload) {
       declaredTotal += entry.uncompressedSize;
       if (declaredTotal > limits.maxTotalUncompressedBytes) {
@@ -340,6 +349,12 @@ async function checkLocalHeader(zip: ZipFile, entry: Entry, label: string): Prom
 
 /** The IDE unpacks a plugin zip into one folder named after the plugin: `<name>/lib/*.jar` and nothing beside. */
 function checkZipLayout(survey: Survey): void {
+  if (survey.caseCollision !== undefined) {
+    const [first, second] = survey.caseCollision;
+    throw new ArchiveRejection(
+      `The upload holds both '${preview(first)}' and '${preview(second)}', which are the same file on Windows and macOS: one would overwrite the other when the IDE unpacks the plugin.`,
+    );
+  }
   if (survey.libraryJars.size === 0) return; // reported as "plugin.xml not found" after the data is verified
   const folders = new Set([...survey.libraryJars].map((jar) => libraryJarPluginFolder(jar)));
   const strays = [...survey.topLevelNames].filter((name) => !folders.has(name.replace(/\/$/, '')));

@@ -20,7 +20,7 @@ function chunks(...parts: (string | Buffer)[]): Readable {
   return Readable.from(parts.map((part) => Buffer.from(part)));
 }
 
-describe('receiveUpload', () => {
+describe('receiveUpload', { timeout: 30_000 }, () => {
   it('writes the stream to a temporary file and returns its size and SHA-256', async () => {
     const received = await receiveUpload(chunks('PK\u0003\u0004', 'rest of the archive'), {
       maxBytes: 1024,

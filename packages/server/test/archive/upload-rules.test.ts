@@ -29,7 +29,7 @@ function errorsOf(inspection: ArchiveInspection): string[] {
   return inspection.ok ? [] : inspection.result.errors;
 }
 
-describe('inspectPluginArchive rules for a new version', () => {
+describe('inspectPluginArchive rules for a new version', { timeout: 30_000 }, () => {
   it('refuses a descriptor whose id is not the plugin being updated', async () => {
     const inspection = await inspectContent(pluginJarContent(), { expectedXmlId: 'com.example.other' });
     expect(inspection).toEqual({
@@ -80,7 +80,7 @@ describe('inspectPluginArchive rules for a new version', () => {
   });
 });
 
-describe('inspectPluginArchive rules for plugin zips', () => {
+describe('inspectPluginArchive rules for plugin zips', { timeout: 30_000 }, () => {
   it('refuses plugin.xml in two jars', async () => {
     const inspection = await inspectContent({
       'rainbow/lib/a.jar': await archiveBytes(pluginJarContent()),
@@ -99,6 +99,20 @@ describe('inspectPluginArchive rules for plugin zips', () => {
     expect(errorsOf(inspection)).toEqual([
       "A plugin zip must hold exactly one top-level folder, <name>/ with the plugin's jars in <name>/lib/; this one holds 'rainbow/', '__MACOSX/'.",
     ]);
+  });
+
+  it('refuses names that collide on case-insensitive file systems, in zips only', async () => {
+    const jar = await archiveBytes(pluginJarContent());
+    const inspection = await inspectContent({
+      'rainbow/lib/rainbow.jar': jar,
+      'rainbow/lib/Rainbow.jar': await archiveBytes(libraryJarContent('shadow')),
+    });
+    expect(errorsOf(inspection)).toEqual([
+      "The upload holds both 'rainbow/lib/rainbow.jar' and 'rainbow/lib/Rainbow.jar', which are the same file on Windows and macOS: one would overwrite the other when the IDE unpacks the plugin.",
+    ]);
+    // Obfuscated jars legitimately hold a.class beside A.class; a jar is never unpacked.
+    const obfuscated = await inspectContent({ ...pluginJarContent(), 'o/a.class': 'x', 'o/A.class': 'y' });
+    expect(obfuscated.ok).toBe(true);
   });
 
   it('applies the archive rules to the jars it opens', async () => {
@@ -144,7 +158,7 @@ describe('inspectPluginArchive rules for plugin zips', () => {
   });
 });
 
-describe('inspectPluginArchive failures of its own', () => {
+describe('inspectPluginArchive failures of its own', { timeout: 30_000 }, () => {
   it('reports a server problem as an unknown error, keeping the cause for the log', async () => {
     const inspection = await inspectPluginArchive('/nonexistent/upload.zip', { now: NOW });
     expect(inspection.ok).toBe(false);

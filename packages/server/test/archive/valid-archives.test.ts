@@ -29,7 +29,7 @@ const EXPECTED_DESCRIPTOR = {
   ],
 };
 
-describe('inspectPluginArchive on valid plugins', () => {
+describe('inspectPluginArchive on valid plugins', { timeout: 30_000 }, () => {
   it('reads the descriptor of a plugin jar', async () => {
     await withScratch(async (folder) => {
       const jar = await writeArchive(join(folder, 'rainbow.jar'), pluginJarContent());
