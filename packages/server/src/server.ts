@@ -1,0 +1,82 @@
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase, type DatabaseConnection } from './db/client';
+import { migrate } from './db/migrate';
+import { isCatalogueEmpty, loadDemoCatalogue } from './demo';
+import { createFileStore } from './storage';
+
+/**
+ * The server's entry: configuration from the environment, the database (embedded PGlite in DATA_DIR, or
+ * PostgreSQL at DATABASE_URL) migrated, the demo catalogue loaded into an empty database unless opted out,
+ * then the HTTP server. Stops cleanly on SIGINT/SIGTERM.
+ */
+async function start(config: Config): Promise<void> {
+  const where = config.databaseUrl
+    ? 'PostgreSQL (DATABASE_URL)'
+    : `the embedded database in ${config.dataDir}`;
+  console.log(`Opening ${where}...`);
+  const database: DatabaseConnection = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+  });
+  try {
+    const { applied } = await migrate(database);
+    if (applied.length > 0) console.log(`Applied migrations: ${applied.join(', ')}`);
+    const fileStore = createFileStore(config.dataDir);
+
+    if (config.loadDemo && (await isCatalogueEmpty(database.db))) {
+      console.log(
+        'The catalogue is empty: loading the demo catalogue (opt out with --no-demo or DEMO=false)...',
+      );
+      const loaded = await loadDemoCatalogue(database, fileStore);
+      console.log(
+        `Loaded ${loaded.plugins} demo items, ${loaded.versions} versions and ${loaded.reviews} reviews.`,
+      );
+    }
+
+    const app = await buildApp({
+      database,
+      fileStore,
+      config,
+      logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    });
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      console.log(`${signal}: stopping...`);
+      await app.close();
+      await database.close();
+      process.exit(0);
+    };
+    process.on('SIGINT', () => void stop('SIGINT'));
+    process.on('SIGTERM', () => void stop('SIGTERM'));
+
+    await app.listen({ port: config.port, host: config.host });
+    console.log(`The marketplace is serving at ${config.publicUrl}`);
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`Cannot start: ${error.message}`);
+    process.exit(2);
+  }
+  throw error;
+}
+
+start(config).catch((error: unknown) => {
+  const code = (error as { code?: string }).code;
+  if (code === 'EADDRINUSE') {
+    console.error(`Cannot start: port ${config.port} on ${config.host} is in use. Set PORT to another port.`);
+  } else {
+    console.error('Cannot start:', error);
+  }
+  process.exit(1);
+});
