@@ -377,9 +377,9 @@ async function readDescriptorFromJar(
 ): Promise<{ bytes: Buffer | undefined; nestedArchives: string[] }> {
   const label = `The jar '${preview(jarName)}'`;
   const survey = await surveyArchive(jarPath, label, limits, false);
-  const nestedArchives = [...survey.libraryJars, ...survey.unopenedArchives].map(
-    (name) => `${jarName}!/${name}`,
-  );
+  const nestedArchives = [...survey.libraryJars, ...survey.unopenedArchives]
+    .slice(0, 3)
+    .map((name) => `${jarName}!/${name}`);
   if (!survey.hasDescriptor) return { bytes: undefined, nestedArchives };
   const zip = await openArchive(jarPath, label);
   const budget = new DecompressedBudget(limits.maxDescriptorBytes, label);
