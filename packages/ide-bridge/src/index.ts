@@ -8,8 +8,8 @@ export type {
   RunningIdesListener,
   RunningIdesUpdate,
 } from './bridge';
-export { groupIdesByName, probePort, scanConcurrently, scanSequentially } from './discovery';
-export type { DiscoveredIde, IdeGroup, PortRange, ProbeResult, ScanStrategy } from './discovery';
+export { groupIdesByName } from './discovery';
+export type { DiscoveredIde, IdeGroup, PortRange, ScanStrategy } from './discovery';
 export { idesForCourseLanguage } from './courses';
 export { IDE_BRIDGE_ERROR_KINDS, IdeBridgeError, ideBridgeMessages, isIdeBridgeError } from './errors';
 export type { IdeBridgeErrorDetails, IdeBridgeErrorKind } from './errors';
@@ -17,5 +17,4 @@ export { systemClock } from './clock';
 export type { Clock } from './clock';
 export { browserLocalNetworkPermission } from './permission';
 export type { LocalNetworkPermission, LocalNetworkPermissionSource } from './permission';
-export { IDE_HOST } from './transport';
-export type { FetchFunction, IdeRequestInit } from './transport';
+export type { FetchFunction } from './transport';
