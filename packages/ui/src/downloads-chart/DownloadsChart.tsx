@@ -12,8 +12,12 @@ export interface DownloadPoint {
   value: number;
 }
 
-export type DownloadsChartProps =
-  { status: 'pending' } | { status: 'rejected' } | { status: 'resolved'; points: readonly DownloadPoint[] };
+export interface DownloadsChartProps {
+  /** pending: the statistics are on their way; rejected: they failed; resolved: `points` holds them. */
+  status: 'pending' | 'rejected' | 'resolved';
+  /** Downloads per day, oldest first; only the last 30 are drawn. */
+  points?: readonly DownloadPoint[];
+}
 
 export const downloadsChartStyles = `
 .mp-chart { display: flex; flex-direction: column; gap: 4px; min-height: 48px; font: 12px/16px var(--mp-font); color: var(--mp-text-secondary); }
@@ -26,22 +30,22 @@ export const downloadsChartStyles = `
 `;
 
 /** Downloads per day over the last 30 days as bars, with the total in words. */
-export function DownloadsChart(props: DownloadsChartProps) {
-  if (props.status === 'pending') {
+export function DownloadsChart({ status, points: allPoints = [] }: DownloadsChartProps) {
+  if (status === 'pending') {
     return (
       <div className="mp-chart" role="status" aria-busy="true">
         <p className="mp-chart__message">{STATISTICS_LOADING}</p>
       </div>
     );
   }
-  if (props.status === 'rejected') {
+  if (status === 'rejected') {
     return (
       <div className="mp-chart">
         <p className="mp-chart__message">{STATISTICS_UNAVAILABLE}</p>
       </div>
     );
   }
-  const points = props.points.slice(-STATISTICS_MAX_DAYS);
+  const points = allPoints.slice(-STATISTICS_MAX_DAYS);
   const heights = statisticsBarHeights(points.map((point) => point.value));
   const total = points.reduce((sum, point) => sum + point.value, 0);
   const caption = `${formatNumber(total)} downloads in the last ${points.length} days`;

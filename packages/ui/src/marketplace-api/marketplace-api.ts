@@ -70,7 +70,7 @@ export async function fetchDailyDownloads(
   signal?: AbortSignal,
 ): Promise<DownloadStatisticPoint[]> {
   const query = { plugin: String(pluginId), ...statisticsRange(today), fill: 'full' };
-  const body = await getJson(endpoint(apiBase, 'api/statistic/downloads-count/day', query), signal);
+  const body = await getJson(endpoint(apiBase, 'statistic/downloads-count/day', query), signal);
   if (!isRecord(body) || !Array.isArray(body.data)) {
     throw new MarketplaceApiError(
       'The marketplace sent statistics in a shape this page does not understand.',

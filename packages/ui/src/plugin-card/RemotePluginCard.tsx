@@ -13,8 +13,12 @@ export interface RemotePluginCardProps {
 
 function Chart({ apiBase, pluginId }: { apiBase: string; pluginId: number }) {
   const downloads = useDailyDownloads(apiBase, pluginId);
-  if (downloads.status === 'resolved') return <DownloadsChart status="resolved" points={downloads.data} />;
-  return <DownloadsChart status={downloads.status} />;
+  return (
+    <DownloadsChart
+      status={downloads.status}
+      points={downloads.status === 'resolved' ? downloads.data : []}
+    />
+  );
 }
 
 /**

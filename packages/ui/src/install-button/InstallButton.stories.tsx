@@ -1,0 +1,72 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { createMemoryIdeBridge, SAMPLE_IDES } from '../ide/memory-ide-bridge';
+import { InstallButton } from './InstallButton';
+
+const meta = {
+  title: 'Components/Install button',
+  component: InstallButton,
+  args: {
+    pluginXmlId: 'izhangzhihao.rainbow.brackets',
+    pluginUrl: 'https://plugins.example.com/plugin/10080-rainbow-brackets',
+  },
+  decorators: [(Story) => <div style={{ minHeight: 220 }}>{Story()}</div>],
+} satisfies Meta<typeof InstallButton>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const LookingForIdes: Story = { args: { bridge: createMemoryIdeBridge({ discoveryHangs: true }) } };
+
+export const NoIde: Story = {
+  args: { bridge: createMemoryIdeBridge() },
+  play: async ({ canvasElement }) => {
+    await expect(
+      await within(canvasElement).findByRole('link', { name: 'Get from Marketplace' }),
+    ).toBeTruthy();
+  },
+};
+
+export const OneIde: Story = { args: { bridge: createMemoryIdeBridge({ ides: [SAMPLE_IDES.idea] }) } };
+
+export const SeveralIdes: Story = {
+  args: {
+    bridge: createMemoryIdeBridge({
+      ides: [SAMPLE_IDES.idea, SAMPLE_IDES.ideaSecondCopy, SAMPLE_IDES.pycharm],
+    }),
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Install to IDE' }));
+    await waitFor(() => expect(canvas.getByRole('menu').getAttribute('data-state')).toBe('open'));
+  },
+};
+
+export const Installing: Story = {
+  args: { bridge: createMemoryIdeBridge({ ides: [SAMPLE_IDES.goland], install: 'hang' }) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const button = await canvas.findByRole('button', { name: 'Install to GoLand 2025.2' });
+    await userEvent.click(button);
+    await expect(button.getAttribute('aria-busy')).toBe('true');
+  },
+};
+
+export const Success: Story = {
+  args: { bridge: createMemoryIdeBridge({ ides: [SAMPLE_IDES.idea] }) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Install to IntelliJ IDEA 2025.2' }));
+    await expect((await canvas.findByRole('status')).textContent).toContain(
+      'Check your IDE - IntelliJ IDEA 2025.2',
+    );
+  },
+};
+
+export const Failure: Story = {
+  args: { bridge: createMemoryIdeBridge({ ides: [SAMPLE_IDES.pycharm], install: 'fail' }) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Install to PyCharm 2025.2' }));
+    await expect((await canvas.findByRole('alert')).textContent).toContain('Oops');
+  },
+};

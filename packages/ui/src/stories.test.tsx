@@ -1,0 +1,48 @@
+/// <reference types="vite/client" />
+import { cleanup } from '@testing-library/react';
+import { composeStories, setProjectAnnotations } from '@storybook/react-vite';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { uiPreview } from './storybook/preview';
+
+/**
+ * Every story is also a test: each one renders without errors and its play function passes. Stories that
+ * read the marketplace API get the answers Storybook serves from stories/public; any other address is
+ * unreachable, as it would be offline.
+ */
+setProjectAnnotations(uiPreview);
+
+type StoryModule = Parameters<typeof composeStories>[0];
+const modules = import.meta.glob<StoryModule>('./**/*.stories.tsx', { eager: true });
+const staticFolder = '../../../stories/public';
+const staticFiles = import.meta.glob<string>('../../../stories/public/**/*', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
+
+async function storybookFetch(input: string | URL | Request): Promise<Response> {
+  const url = new URL(input instanceof Request ? input.url : input.toString());
+  const body =
+    url.origin === window.location.origin ? staticFiles[`${staticFolder}${url.pathname}`] : undefined;
+  if (body === undefined) throw new TypeError('Failed to fetch');
+  return new Response(body, { headers: { 'Content-Type': 'application/json' } });
+}
+
+beforeAll(() => vi.stubGlobal('fetch', storybookFetch));
+afterAll(() => vi.unstubAllGlobals());
+
+describe.each(Object.entries(modules))('%s', (_file, module) => {
+  const stories = Object.entries(composeStories(module)) as [string, { run: () => Promise<void> }][];
+  it('has stories', () => expect(stories.length).toBeGreaterThan(0));
+  it.each(stories)('%s renders and plays', async (_name, Story) => {
+    const errors: unknown[] = [];
+    const consoleError = vi.spyOn(console, 'error').mockImplementation((...args) => errors.push(args));
+    try {
+      await Story.run();
+      expect(errors).toEqual([]);
+    } finally {
+      consoleError.mockRestore();
+      cleanup();
+    }
+  });
+});
