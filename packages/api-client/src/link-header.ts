@@ -24,7 +24,7 @@ export function parseLinkHeader(header: string | null | undefined, baseUrl: stri
   const links: PageLinks = {};
   if (!header) return links;
   // A target is everything between < and >; commas inside it are part of the URL, not separators.
-  const linkValue = /<([^>]*)>((?:\s*;\s*[^;,]+(?:=(?:"[^"]*"|[^;,]*))?)*)/g;
+  const linkValue = /<([^>]*)>((?:\s*;\s*[^;,=\s]+\s*(?:=\s*(?:"(?:[^"\\]|\\.)*"|[^;,]*))?)*)/g;
   for (const match of header.matchAll(linkValue)) {
     const target = match[1] ?? '';
     const params = match[2] ?? '';

@@ -213,7 +213,13 @@ async function sendStreamed(
     loaded += bytes;
     onProgress({ loaded, total: encoded.length });
   });
-  const headers = new Headers({ accept: 'application/json', 'content-type': encoded.contentType });
+  // The length is known, so the body goes with Content-Length (servers may refuse a too large one at once)
+  // rather than chunked.
+  const headers = new Headers({
+    accept: 'application/json',
+    'content-type': encoded.contentType,
+    'content-length': String(encoded.length),
+  });
   if (authorization) headers.set('authorization', authorization);
   const init: RequestInit & { duplex: 'half' } = {
     method: call.method,

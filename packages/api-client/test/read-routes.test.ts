@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, createApiClient, type ApiClient } from '../src';
+import { ApiError, apiPaths, createApiClient, type ApiClient } from '../src';
 import { startMarketplace, type RunningMarketplace } from './support/marketplace';
 
 let marketplace: RunningMarketplace;
@@ -54,5 +54,178 @@ describe('plugin reads against the real server', () => {
     expect(error.message).toBe('Plugin 999999 does not exist or is not available.');
     expect(error.url).toBe(`${marketplace.origin}/api/plugins/999999`);
     expect(error.notification).toEqual({ title: 'Error', message: error.message, keepOpen: true });
+  });
+});
+
+describe('pages against the real server', () => {
+  it('reads versions page by page through the Link header and the total count', async () => {
+    const { mainPluginId, versionIds } = marketplace.catalogue;
+    const first = await client.getVersions(mainPluginId, { size: 2 });
+    expect(first.totalCount).toBe(3);
+    expect(first.data.map((version) => version.version)).toEqual(['2.0.0', '1.1.0']);
+    expect(first.links.prev).toBeUndefined();
+    expect(first.links.first).toBe(`${marketplace.origin}/api/plugins/${mainPluginId}/updates?size=2&page=1`);
+    expect(first.links.last).toBe(`${marketplace.origin}/api/plugins/${mainPluginId}/updates?size=2&page=2`);
+
+    const second = await client.followLink(first);
+    expect(second?.data.map((version) => version.id)).toEqual([versionIds[0]]);
+    expect(second?.links.next).toBeUndefined();
+    expect(await client.followLink(second!, 'next')).toBeUndefined();
+    const back = await client.followLink(second!, 'prev');
+    expect(back?.data.map((version) => version.version)).toEqual(['2.0.0', '1.1.0']);
+  });
+
+  it('walks every page of a search with pages(), in the order asked for', async () => {
+    const first = await client.searchPlugins({ tags: ['Formatting'], orderBy: 'name', max: 10 });
+    expect(first.totalCount).toBe(25);
+    expect(first.data.total).toBe(25);
+    const names: string[] = [];
+    let pageCount = 0;
+    for await (const page of client.pages(first)) {
+      pageCount += 1;
+      names.push(...page.data.plugins.map((plugin) => plugin.name));
+    }
+    expect(pageCount).toBe(3);
+    expect(names).toEqual(
+      Array.from({ length: 25 }, (_, index) => `Formatter ${String(index + 1).padStart(2, '0')}`),
+    );
+  });
+
+  it('pages the reviews of a plugin and of a user, and the items of a user', async () => {
+    const { mainPluginId, reviewerIds, ownerId } = marketplace.catalogue;
+    const reviews = await client.getComments({ pluginId: mainPluginId, size: 2 });
+    expect(reviews.totalCount).toBe(5);
+    expect(reviews.data.map((review) => review.comment)).toEqual(['Review number 5', 'Review number 4']);
+    const last = await client.followLink(reviews, 'last');
+    expect(last?.data.map((review) => review.comment)).toEqual(['Review number 1']);
+
+    const written = await client.getUserComments(reviewerIds[2]!);
+    expect(written.data.map((review) => review.plugin.id)).toEqual([mainPluginId]);
+    expect(written.totalCount).toBe(1);
+
+    const owned = await client.getUserPlugins(ownerId, { size: 12 });
+    expect(owned.totalCount).toBe(27);
+    expect(owned.data).toHaveLength(12);
+    expect(owned.links.next).toContain('page=2');
+    expect(new URL(owned.links.next!).searchParams.getAll('family')).toHaveLength(9);
+    expect(await client.getUser(ownerId)).toMatchObject({ login: 'owner', name: 'Olga Owner' });
+  });
+});
+
+describe('search against the real server', () => {
+  it('applies the text, tag, product, payment filters and sort orders', async () => {
+    const { mainPluginId, bundleId } = marketplace.catalogue;
+    const byText = await client.searchPlugins({ search: 'bracket' });
+    expect(byText.data.plugins.map((plugin) => plugin.id)).toEqual([mainPluginId]);
+    const paid = await client.searchPlugins({ payment: 'paid' });
+    expect(paid.data.plugins.map((plugin) => plugin.id)).toEqual([bundleId]);
+    const forPyCharm = await client.searchPlugins({ products: ['PYCHARM'] });
+    expect(forPyCharm.data.plugins.map((plugin) => plugin.id)).toContain(mainPluginId);
+    const mostDownloaded = await client.searchPlugins({ orderBy: 'downloads', max: 2 });
+    expect(mostDownloaded.data.plugins[0]?.id).toBe(mainPluginId);
+    const leastDownloaded = await client.searchPlugins({
+      orderBy: 'downloads_asc',
+      tags: ['Formatting'],
+      max: 1,
+    });
+    expect(leastDownloaded.data.plugins.map((plugin) => plugin.name)).toEqual(['Formatter 01']);
+    const tagged = await client.searchPlugins({ tags: ['Formatting', 'Linting'] });
+    expect(tagged.data.total).toBe(0);
+  });
+
+  it('suggests names and tags, and counts items per product', async () => {
+    const suggestions = await client.searchSuggest({ term: 'brack' });
+    expect(suggestions.plugins.map((plugin) => plugin.name)).toContain('Bracket Colorizer');
+    const tagSuggestions = await client.searchSuggest({ term: 'Format', max: 3 });
+    expect(tagSuggestions.tags.map((tag) => tag.name)).toContain('Formatting');
+    expect(tagSuggestions.plugins.length).toBeLessThanOrEqual(3);
+
+    const counts = await client.aggregateProducts({ search: 'bracket' });
+    expect(counts.total).toBe(1);
+    expect(counts.aggregations['PYCHARM']).toBe(1);
+  });
+
+  it('answers a bad filter with the server’s readable 400 message', async () => {
+    const failure = await client
+      // @ts-expect-error an order the contract does not have, as a hand-written query might send
+      .searchPlugins({ orderBy: 'popularity' })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as ApiError).status).toBe(400);
+    expect((failure as ApiError).message).toMatch(/orderBy/);
+  });
+});
+
+describe('featured items, versions, updates and statistics against the real server', () => {
+  it('lists featured items in their order, optionally of one family', async () => {
+    const { mainPluginId, formatterIds } = marketplace.catalogue;
+    const featured = await client.getFeatured({ product: 'IDEA' });
+    expect(featured.map((plugin) => plugin.id)).toEqual([formatterIds[4], mainPluginId]);
+    expect(await client.getFeatured({ product: 'IDEA', family: 'teamcity' })).toEqual([]);
+  });
+
+  it('reads one version, the compatible and the nearest updates of a build', async () => {
+    const { mainPluginId, mainPluginXmlId, versionIds } = marketplace.catalogue;
+    const version = await client.getVersion(versionIds[1]!);
+    expect(version).toMatchObject({ pluginId: mainPluginId, version: '1.1.0', since: '241', until: '243.*' });
+
+    const compatible = await client.compatibleUpdates({ build: 'IU-242.1', pluginXMLIds: [mainPluginXmlId] });
+    expect(compatible).toEqual([
+      { id: versionIds[1], pluginId: mainPluginId, pluginXmlId: mainPluginXmlId, version: '1.1.0' },
+    ]);
+    const nearest = await client.nearestUpdates({ build: 'IU-243.5', pluginXMLIds: [mainPluginXmlId] });
+    expect(nearest[mainPluginXmlId]?.version).toBe('2.0.0');
+  });
+
+  it('reads downloads per day, with every day listed when fill is full, from dates or day texts', async () => {
+    const { mainPluginId } = marketplace.catalogue;
+    const sparse = await client.getDownloadsPerDay({
+      plugin: mainPluginId,
+      startDate: '2026-11-01',
+      endDate: '2026-11-05',
+    });
+    expect(sparse.data).toEqual([
+      { name: '2026-11-02', value: 7 },
+      { name: '2026-11-04', value: 3 },
+    ]);
+    const full = await client.getDownloadsPerDay({
+      plugin: mainPluginId,
+      startDate: new Date(Date.UTC(2026, 10, 1)),
+      endDate: Date.UTC(2026, 10, 4),
+      fill: 'full',
+    });
+    expect(full.data.map((point) => point.value)).toEqual([0, 7, 0, 3]);
+  });
+
+  it('builds download links that give the archive itself', async () => {
+    const { versionIds, archiveBytes, mainPluginXmlId } = marketplace.catalogue;
+    const byId = await fetch(client.url(apiPaths.download(versionIds[0]!)));
+    expect(byId.status).toBe(200);
+    expect(new Uint8Array(await byId.arrayBuffer())).toEqual(archiveBytes);
+    expect(byId.headers.get('content-disposition')).toContain('attachment');
+
+    const byVersion = await fetch(client.url(apiPaths.downloadVersion(mainPluginXmlId, '1.1.0')));
+    expect(byVersion.status).toBe(200);
+    await byVersion.arrayBuffer();
+    const compatible = await fetch(client.url(apiPaths.downloadCompatible(mainPluginXmlId, 'IU-243.1')));
+    expect(compatible.headers.get('content-disposition')).toContain('2.0.0');
+    await compatible.arrayBuffer();
+  });
+});
+
+describe('cancelling against the real server', () => {
+  it('rejects with the abort reason, not as an ApiError or NetworkError', async () => {
+    const controller = new AbortController();
+    const pending = client.searchPlugins({ search: 'formatter' }, { signal: controller.signal });
+    controller.abort();
+    const failure = await pending.catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(DOMException);
+    expect((failure as DOMException).name).toBe('AbortError');
+
+    const reason = new Error('the visitor left the page');
+    const failed = await client
+      .getPlugin(marketplace.catalogue.mainPluginId, {}, { signal: AbortSignal.abort(reason) })
+      .catch((error: unknown) => error);
+    expect(failed).toBe(reason);
   });
 });
