@@ -126,7 +126,7 @@ function installFromPage(page: Page, pluginId: string) {
   );
 }
 
-describe('in Chromium', () => {
+describe('in Chromium', { timeout: 30_000 }, () => {
   it('finds the IDE and installs from a page on localhost, which the IDE trusts', async () => {
     const simulator = await runIde({
       name: 'GoLand 2025.2',

@@ -28,7 +28,7 @@ async function freePortBlock(size: number): Promise<number> {
   }
 }
 
-describe('pnpm ide-simulator', () => {
+describe('pnpm ide-simulator', { timeout: 30_000 }, () => {
   it('starts several IDEs on consecutive ports and prints the requests they receive', async () => {
     const base = await freePortBlock(2);
     const child = runCli([
