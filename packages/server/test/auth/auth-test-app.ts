@@ -2,7 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { importJWK, SignJWT } from 'jose';
 import { authConfigFromEnv, type AuthConfig } from '../../src/auth/config';
+import { loadOrCreateIdentityKeys } from '../../src/auth/keys';
 import { authPlugin } from '../../src/auth/plugin';
 import { createLocalUser, type UserRow } from '../../src/auth/users';
 import errorHandling from '../../src/plugins/app/errors';
@@ -69,4 +71,19 @@ export async function addUser(
     password: extra.password ?? `${login}-password`,
     isAdmin: extra.isAdmin ?? false,
   });
+}
+
+/** A valid access token for the user, as the embedded provider would issue it (signed with its key). */
+export async function accessTokenFor(testApp: AuthTestApp, userId: number): Promise<string> {
+  const keys = await loadOrCreateIdentityKeys(testApp.dataDir);
+  const jwk = keys.signingKeys.find((key) => key.alg === 'ES256');
+  if (!jwk) throw new Error('The identity keys have no ES256 key.');
+  return new SignJWT({ scope: 'api' })
+    .setProtectedHeader({ alg: 'ES256', kid: jwk.kid ?? '', typ: 'at+jwt' })
+    .setIssuer(testApp.config.identity.issuer)
+    .setAudience(testApp.config.audience)
+    .setSubject(String(userId))
+    .setIssuedAt()
+    .setExpirationTime('10m')
+    .sign(await importJWK(jwk, 'ES256'));
 }
