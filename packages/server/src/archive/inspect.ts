@@ -135,7 +135,8 @@ async function findDescriptor(
       `The upload is ${formatBytes(size)}; the largest plugin archive accepted is ${formatBytes(limits.maxArchiveBytes)}.`,
     );
   }
-  const survey = await surveyArchive(filePath, UPLOAD, limits, true);
+  const entryCounter = new EntryCounter(limits.maxTotalEntries);
+  const survey = await surveyArchive(filePath, UPLOAD, limits, entryCounter, true);
   const kind: ArchiveKind = survey.hasDescriptor ? 'jar' : 'zip';
   if (kind === 'zip') checkZipLayout(survey);
 
@@ -160,7 +161,7 @@ async function findDescriptor(
     } else if (kind === 'zip' && survey.libraryJars.has(entry.fileName)) {
       const jarPath = await scratch.newFile();
       await streamEntry(zip, entry, { kind: 'file', path: jarPath }, budget, UPLOAD);
-      const inner = await readDescriptorFromJar(jarPath, entry.fileName, limits);
+      const inner = await readDescriptorFromJar(jarPath, entry.fileName, limits, entryCounter);
       await rm(jarPath, { force: true });
       if (inner.bytes !== undefined) {
         jarsWithDescriptor.push(entry.fileName);
@@ -203,6 +204,7 @@ async function surveyArchive(
   path: string,
   label: string,
   limits: ArchiveLimits,
+  entryCounter: EntryCounter,
   isUpload: boolean,
 ): Promise<Survey> {
   const zip = await openArchive(path, label);
@@ -230,6 +232,7 @@ async function surveyArchive(
         `${label} has more than ${limits.maxEntries.toLocaleString('en-US')} entries, the most accepted in one archive.`,
       );
     }
+    entryCounter.count();
     checkEntry(entry, label, limits);
     const name = entry.fileName;
     if (names.has(name)) {
@@ -374,9 +377,10 @@ async function readDescriptorFromJar(
   jarPath: string,
   jarName: string,
   limits: ArchiveLimits,
+  entryCounter: EntryCounter,
 ): Promise<{ bytes: Buffer | undefined; nestedArchives: string[] }> {
   const label = `The jar '${preview(jarName)}'`;
-  const survey = await surveyArchive(jarPath, label, limits, false);
+  const survey = await surveyArchive(jarPath, label, limits, entryCounter, false);
   const nestedArchives = [...survey.libraryJars, ...survey.unopenedArchives]
     .slice(0, 3)
     .map((name) => `${jarName}!/${name}`);
@@ -396,6 +400,25 @@ async function readDescriptorFromJar(
     }
   }
   return { bytes: undefined, nestedArchives };
+}
+
+/**
+ * Entries listed across the upload and every jar opened inside it. Each jar stays under `maxEntries`, but
+ * thousands of jars of thousands of entries would still cost minutes of central-directory parsing.
+ */
+class EntryCounter {
+  private listed = 0;
+
+  constructor(private readonly limit: number) {}
+
+  count(): void {
+    this.listed += 1;
+    if (this.listed > this.limit) {
+      throw new ArchiveRejection(
+        `The upload and the jars inside it list more than ${this.limit.toLocaleString('en-US')} entries together, the most accepted.`,
+      );
+    }
+  }
 }
 
 /** A private folder for unpacked jars, created on first use and removed with everything in it. */

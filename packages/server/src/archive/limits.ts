@@ -8,6 +8,8 @@ export interface ArchiveLimits {
   maxArchiveBytes: number;
   /** Most entries in one archive: the upload itself, and each jar opened inside a zip. */
   maxEntries: number;
+  /** Most entries listed across the upload and all the jars opened inside it, together. */
+  maxTotalEntries: number;
   /** Most bytes all entries of the upload may decompress to, together (zip bombs stop here). */
   maxTotalUncompressedBytes: number;
   /** Largest META-INF/plugin.xml read into memory; it is the only entry ever held whole in memory. */
@@ -19,6 +21,7 @@ export const MEGABYTE = 1024 * 1024;
 export const DEFAULT_ARCHIVE_LIMITS: Readonly<ArchiveLimits> = Object.freeze({
   maxArchiveBytes: 400 * MEGABYTE,
   maxEntries: 50_000,
+  maxTotalEntries: 200_000,
   maxTotalUncompressedBytes: 1024 * MEGABYTE,
   maxDescriptorBytes: 4 * MEGABYTE,
 });

@@ -135,6 +135,20 @@ describe('inspectPluginArchive rules for plugin zips', { timeout: 30_000 }, () =
     ).toEqual(["The jar 'rainbow/lib/rainbow.jar' has 6 entries; at most 5 are accepted in one archive."]);
   });
 
+  it('counts the entries of every jar it opens against one total', async () => {
+    const library = await archiveBytes(libraryJarContent('shared'));
+    const content = {
+      'rainbow/lib/rainbow.jar': await archiveBytes(pluginJarContent()),
+      'rainbow/lib/a.jar': library,
+      'rainbow/lib/b.jar': library,
+    };
+    // 3 entries in the zip, 4 in rainbow.jar and 2 in each library jar: 11 together.
+    expect((await inspectContent(content, { limits: { maxTotalEntries: 11 } })).ok).toBe(true);
+    expect(errorsOf(await inspectContent(content, { limits: { maxTotalEntries: 10 } }))).toEqual([
+      'The upload and the jars inside it list more than 10 entries together, the most accepted.',
+    ]);
+  });
+
   it('refuses a plugin.xml over the descriptor limit before reading it', async () => {
     const inspection = await inspectContent(pluginJarContent(pluginXml() + ' '.repeat(2048)), {
       limits: { maxDescriptorBytes: 1024 },
