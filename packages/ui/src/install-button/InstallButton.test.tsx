@@ -21,12 +21,20 @@ describe('InstallButton', () => {
     expect(link.getAttribute('target')).toBe('_blank');
   });
 
-  it('installs into the one running IDE and says so', async () => {
-    const bridge = createMemoryIdeBridge({ ides: [SAMPLE_IDES.goland], delayMs: 20 });
+  it('installs into the one running IDE, busy until the IDE answers, and says so', async () => {
+    const bridge = createMemoryIdeBridge({ ides: [SAMPLE_IDES.goland] });
+    let answer: () => void = () => undefined;
+    const installing = new Promise<void>((resolve) => (answer = resolve));
+    bridge.installPlugin = (ide, pluginXmlId) => {
+      bridge.calls.push(`install ${pluginXmlId}@${ide.port}`);
+      return installing;
+    };
     render(<InstallButton pluginXmlId={xmlId} pluginUrl={pluginUrl} bridge={bridge} />);
     const button = await screen.findByRole('button', { name: 'Install to GoLand 2025.2' });
     await userEvent.click(button);
     expect(button.getAttribute('aria-busy')).toBe('true');
+    expect(screen.queryByRole('status')).toBeNull();
+    answer();
     const toast = await screen.findByRole('status');
     expect(toast.textContent).toContain('Success');
     expect(toast.textContent).toContain('Check your IDE - GoLand 2025.2');
