@@ -11,10 +11,11 @@ function isPortFree(port: number): Promise<boolean> {
   });
 }
 
-/** A block of free loopback ports at random in 20000-60000, so that test files and real IDEs never meet. */
+/** A block of free loopback ports at random in 20000-32000, so that test files and real IDEs never meet. */
 export async function freePortBlock(size = 12): Promise<number> {
   for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * (40_000 - size));
+    // Below Linux's ephemeral range (32768+), where outgoing connections would take ports from under us.
+    const base = 20_000 + Math.floor(Math.random() * (12_000 - size));
     const checks = await Promise.all(Array.from({ length: size }, (_, index) => isPortFree(base + index)));
     if (checks.every(Boolean)) return base;
   }

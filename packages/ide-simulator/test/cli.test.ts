@@ -22,7 +22,8 @@ function isPortFree(port: number): Promise<boolean> {
 
 async function freePortBlock(size: number): Promise<number> {
   for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    // Below Linux's ephemeral range (32768+), where outgoing connections would take ports from under us.
+    const base = 20_000 + Math.floor(Math.random() * (12_000 - size));
     const checks = await Promise.all(Array.from({ length: size }, (_, index) => isPortFree(base + index)));
     if (checks.every(Boolean)) return base;
   }
