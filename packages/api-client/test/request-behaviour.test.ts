@@ -103,6 +103,17 @@ describe('requests', () => {
     expect(prefixed.url('/api/plugins/1')).toBe(`${double.origin}/marketplace/api/plugins/1`);
   });
 
+  it('sends files as a multipart form in the field the caller names', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['<svg/>'], { type: 'image/svg+xml' }), 'icon.svg');
+    const answer = await createApiClient({ baseUrl: double.origin }).request<{
+      contentType: string;
+      body: string;
+    }>({ method: 'PUT', path: '/echo', form });
+    expect(answer.kind === 'json' && answer.data.contentType).toMatch(/^multipart\/form-data; boundary=/);
+    expect(answer.kind === 'json' && answer.data.body).toContain('name="file"; filename="icon.svg"');
+  });
+
   it('answers 204 with nothing and a text body with a success notification message', async () => {
     const client = createApiClient({ baseUrl: double.origin });
     expect((await client.request({ method: 'DELETE', path: '/empty' })).kind).toBe('empty');

@@ -138,6 +138,15 @@ describe('uploads in Chromium', () => {
     });
   });
 
+  it('read a relative base URL against the page address', async () => {
+    const url = await page.evaluate(() => {
+      const library = (window as unknown as { MarketplaceApiClient: typeof ClientLibrary })
+        .MarketplaceApiClient;
+      return library.createApiClient({ baseUrl: '/marketplace' }).url('/api/plugins/1');
+    });
+    expect(url).toBe(`${double.origin}/marketplace/api/plugins/1`);
+  });
+
   it('stop when aborted', async () => {
     const { failure } = await uploadInPage('/api/updates/upload', 1);
     expect(failure?.name).toBe('AbortError');
