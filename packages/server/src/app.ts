@@ -1,4 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { authPlugin } from './auth/plugin';
 import type { Config } from './config';
 import type { DatabaseConnection } from './db/client';
 import type { FileStore } from './storage';
@@ -43,8 +44,10 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   await app.register(caching, { maxAgeSeconds: config.cacheMaxAgeSeconds, replayMs: config.responseCacheMs });
   await app.register(compression);
   await app.register(cors);
-  await app.register(openApi, { publicUrl: config.publicUrl });
   await app.register(services, dependencies);
+  // Sign-in resolves request.viewer and checks every route's declared rule: it must precede the routes.
+  await app.register(authPlugin, { database: dependencies.database, config: config.auth });
+  await app.register(openApi, { publicUrl: config.publicUrl });
   await app.register(routes);
   return app;
 }

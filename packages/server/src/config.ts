@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { AuthConfigError, authConfigFromEnv, type AuthConfig } from './auth/config';
 
 /** Everything the server reads from its environment, parsed and checked once at start. */
 export interface Config {
@@ -25,6 +26,8 @@ export interface Config {
    * 0 turns it off). It is only a cache: every process answers correctly without it.
    */
   responseCacheMs: number;
+  /** Sign-in: the embedded or an external OpenID Connect issuer, token rules, rate limits (src/auth). */
+  auth: AuthConfig;
 }
 
 export class ConfigError extends Error {
@@ -96,19 +99,29 @@ export function loadConfig(
   }
   const demoFromEnv = parseBoolean('DEMO', env.DEMO, true) && !parseBoolean('NO_DEMO', env.NO_DEMO, false);
   const shownHost = ['0.0.0.0', '::', '127.0.0.1'].includes(host) ? 'localhost' : host;
+  const dataDir = resolve(cwd, env.DATA_DIR?.trim() || '.data');
+  const publicUrl = parsePublicUrl(
+    env.PUBLIC_URL,
+    `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`,
+  );
+  let auth: AuthConfig;
+  try {
+    auth = authConfigFromEnv(env, { publicUrl, dataDir });
+  } catch (error) {
+    if (error instanceof AuthConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
   return {
     port,
     host,
-    dataDir: resolve(cwd, env.DATA_DIR?.trim() || '.data'),
+    dataDir,
     databaseUrl,
-    publicUrl: parsePublicUrl(
-      env.PUBLIC_URL,
-      `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`,
-    ),
+    publicUrl,
     loadDemo: argv.includes('--no-demo') ? false : demoFromEnv,
     logLevel,
     production: env.NODE_ENV === 'production',
     cacheMaxAgeSeconds: parseInteger('CACHE_MAX_AGE', env.CACHE_MAX_AGE, 60, 0, 31_536_000),
     responseCacheMs: parseInteger('RESPONSE_CACHE_MS', env.RESPONSE_CACHE_MS, 5000, 0, 3_600_000),
+    auth,
   };
 }

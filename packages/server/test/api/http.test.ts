@@ -1,8 +1,9 @@
 import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiToken } from '../../src/auth/api-tokens';
 import { ApiError } from '../../src/plugins/app/errors';
-import { createApiTestContext, type ApiTestContext } from './catalogue-fixture';
+import { createApiTestContext, PLUGINS, USERS, VERSIONS, type ApiTestContext } from './catalogue-fixture';
 
 let context: ApiTestContext;
 beforeAll(async () => {
@@ -66,6 +67,39 @@ describe('caching', () => {
     const fresh = await context.app.inject(url);
     expect(fresh.json().plugins[0].name).toBe('Kotlin Carnival');
     expect(fresh.headers.etag).not.toBe(first.headers.etag);
+  });
+});
+
+describe('who is looking', () => {
+  async function tokenOf(userId: number): Promise<string> {
+    const created = await createApiToken(context.db, { userId, name: 'api test', scopes: ['manage'] });
+    return created.token;
+  }
+
+  it('shows owners their own hidden item and its versions, and nobody else', async () => {
+    const url = `/api/plugins/${PLUGINS.hidden}`;
+    const owner = { authorization: `Bearer ${await tokenOf(USERS.alice.id)}` };
+    const stranger = { authorization: `Bearer ${await tokenOf(USERS.carol.id)}` };
+    const asOwner = await context.app.inject({ url, headers: owner });
+    expect(asOwner.statusCode).toBe(200);
+    expect(asOwner.json().info.isHidden).toBe(true);
+    expect(asOwner.headers['cache-control']).toBe('private, no-cache');
+    expect((await context.app.inject({ url, headers: stranger })).statusCode).toBe(404);
+    expect((await context.app.inject(url)).statusCode).toBe(404);
+    const download = `/plugin/download?updateId=${VERSIONS.hiddenPlugin}`;
+    expect((await context.app.inject({ url: download, headers: owner })).statusCode).toBe(200);
+    expect((await context.app.inject(download)).statusCode).toBe(404);
+    const search = await context.app.inject({ url: '/api/searchPlugins?search=secret', headers: owner });
+    expect(search.json().plugins.map((plugin: { id: number }) => plugin.id)).toEqual([PLUGINS.hidden]);
+  });
+
+  it('refuses an invalid token instead of treating the caller as a visitor', async () => {
+    const response = await context.app.inject({
+      url: '/api/plugins/1',
+      headers: { authorization: 'Bearer nope' },
+    });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().type).toBe('error');
   });
 });
 

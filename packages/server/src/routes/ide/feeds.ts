@@ -157,7 +157,7 @@ const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/search/updates/compatible',
     {
-      config: { auth: { rule: 'public' }, readOnly: true },
+      config: { auth: { rule: 'public' }, readOnly: true, writeLimit: false },
       schema: { ...compatibleSchema, summary: 'The newest compatible version of each given plugin' },
     },
     async (request) => compatibleUpdates(request.body),
@@ -165,7 +165,7 @@ const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/search/compatibleUpdates',
     {
-      config: { auth: { rule: 'public' }, readOnly: true },
+      config: { auth: { rule: 'public' }, readOnly: true, writeLimit: false },
       schema: { ...compatibleSchema, summary: 'The older name of /api/search/updates/compatible' },
     },
     async (request) => compatibleUpdates(request.body),
