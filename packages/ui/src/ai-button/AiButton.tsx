@@ -1,10 +1,11 @@
 import type { RunningIde } from '@marketplace/core';
-import { AI_BUTTON_DEFAULT_TEXT, installFailureToast, RUNNING_IDE_POLL_INTERVAL_MS } from '@marketplace/core';
+import { AI_BUTTON_DEFAULT_TEXT, RUNNING_IDE_POLL_INTERVAL_MS } from '@marketplace/core';
 import type { WidgetMessage } from '@marketplace/protocol';
 import { createMessage } from '@marketplace/protocol';
 import { useEffect, useRef, useState } from 'react';
 import type { IdeBridge } from '../ide/ide-bridge';
 import { useIdeBridge } from '../ide/ide-bridge';
+import { describeInstallFailure } from '../ide/install-failure';
 import { useRunningIdes } from '../ide/use-running-ides';
 
 export const AI_BUTTON_SIZES = ['xs', 's', 'm', 'l'] as const;
@@ -100,9 +101,11 @@ export function AiButton({
     try {
       await bridge.installPlugin(ide, pluginXmlId);
       post(createMessage('ai-button:install-success', { ide }));
-    } catch {
-      post(createMessage('ai-button:install-error', { ide, message: installFailureToast(ide.name).message }));
-      reset();
+    } catch (error) {
+      const failure = describeInstallFailure(error, ide.name);
+      post(createMessage('ai-button:install-error', { ide, message: failure.message }));
+      // The spec clears the IDE list after an install error; an IDE that refused is still there, though.
+      if (failure.ideMayBeGone) reset();
     } finally {
       setInstalling(false);
     }

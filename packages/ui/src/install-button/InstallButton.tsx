@@ -1,10 +1,11 @@
 import type { RunningIde } from '@marketplace/core';
-import { GET_FROM_MARKETPLACE, installFailureToast, installSuccessToast } from '@marketplace/core';
+import { GET_FROM_MARKETPLACE, installSuccessToast } from '@marketplace/core';
 import { useState } from 'react';
 import type { DropdownMenuItem } from '../dropdown-menu/DropdownMenu';
 import { DropdownMenu } from '../dropdown-menu/DropdownMenu';
 import type { IdeBridge } from '../ide/ide-bridge';
 import { useIdeBridge } from '../ide/ide-bridge';
+import { describeInstallFailure } from '../ide/install-failure';
 import { useRunningIdes } from '../ide/use-running-ides';
 import { useToasts } from '../toast/toast-context';
 import { ToastProvider } from '../toast/ToastProvider';
@@ -60,10 +61,10 @@ function InstallButtonContent({
       await bridge.installPlugin(ide, pluginXmlId);
       toasts?.show({ kind: 'success', ...installSuccessToast(ide.name) });
       onInstallResult?.({ ide, ok: true });
-    } catch {
-      toasts?.show({ kind: 'error', ...installFailureToast(ide.name) });
-      // The IDE may have quit: forget what we knew about running IDEs and look again.
-      reset();
+    } catch (error) {
+      const failure = describeInstallFailure(error, ide.name);
+      toasts?.show({ kind: 'error', title: failure.title, message: failure.message });
+      if (failure.ideMayBeGone) reset();
       onInstallResult?.({ ide, ok: false });
     } finally {
       setInstalling(undefined);

@@ -1,0 +1,26 @@
+import { installFailureToast } from '@marketplace/core';
+import { IDE_BRIDGE_ERROR_KINDS, isIdeBridgeError } from '@marketplace/ide-bridge';
+
+export interface InstallFailure {
+  title: string;
+  message: string;
+  /** The IDE may have quit: forget the known IDEs and look again. */
+  ideMayBeGone: boolean;
+}
+
+/**
+ * What to tell the visitor when an install failed. An IDE that answered and refused (403: the visitor
+ * declined or the site is not trusted), limited us (429) or that the browser would not let us reach is
+ * still running, so the bridge's own explanation is shown and the IDE list kept; anything else is the
+ * spec's "still running?" failure, after which the IDE list is cleared.
+ */
+export function describeInstallFailure(error: unknown, ideName: string): InstallFailure {
+  const failure = installFailureToast(ideName);
+  const ideAnswered =
+    isIdeBridgeError(error) &&
+    (error.kind === IDE_BRIDGE_ERROR_KINDS.refused ||
+      error.kind === IDE_BRIDGE_ERROR_KINDS.rateLimited ||
+      error.kind === IDE_BRIDGE_ERROR_KINDS.permissionDenied);
+  if (ideAnswered) return { title: failure.title, message: error.message, ideMayBeGone: false };
+  return { ...failure, ideMayBeGone: true };
+}
