@@ -16,27 +16,22 @@ if (!Number.isInteger(runs) || runs < 1) {
 }
 // The simulators are fresh processes: let them (and the connection pool) warm up before measuring.
 const WARM_UP_RUNS = 20;
-// The IDEs run in another process, as real ones do, so that their work does not share the bridge's thread.
+// The IDEs run in processes of their own, as real ones do, so that their work does not share the bridge's thread.
 const simulatorCommand = join(
   dirname(createRequire(import.meta.url).resolve('@marketplace/ide-simulator')),
   'cli.ts',
 );
 
-async function startSimulators(base: number, count: number): Promise<ChildProcess> {
+/** One simulator process on the port, as each real IDE is a process of its own. */
+async function startSimulator(port: number): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', simulatorCommand, '--port', String(base), '--count', String(count)].concat([
-      '--rate-limit',
-      'off',
-      '--quiet',
-    ]),
+    ['--import', 'tsx', simulatorCommand, '--port', String(port), '--rate-limit', 'off', '--quiet'],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  let output = '';
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if ((output.match(/is listening on/g)?.length ?? 0) === count) resolve();
+      if (chunk.toString().includes('is listening on')) resolve();
     });
     child.once('exit', (status) => reject(new Error(`the IDE simulator stopped (status ${status})`)));
   });
@@ -117,7 +112,9 @@ console.log(`load average ${loadavg()[0]?.toFixed(1)} (figures are noisy when th
 console.log('running IDEs  scan         median     p90   probes');
 let noIdeMedian = Number.NaN;
 for (const count of [0, 1, 3]) {
-  const simulators = count > 0 ? await startSimulators(base, count) : undefined;
+  const simulators = await Promise.all(
+    Array.from({ length: count }, (_, index) => startSimulator(base + index)),
+  );
   try {
     const samples = await measure(base, count);
     for (const scan of ['concurrent', 'sequential'] as const) {
@@ -133,7 +130,7 @@ for (const count of [0, 1, 3]) {
       );
     }
   } finally {
-    if (simulators) await stop(simulators);
+    await Promise.all(simulators.map(stop));
   }
 }
 const goalMet = noIdeMedian < 20;
