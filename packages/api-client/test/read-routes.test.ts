@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, apiPaths, createApiClient, type ApiClient } from '../src';
+import { ApiError, NetworkError, apiPaths, createApiClient, type ApiClient } from '../src';
 import { startMarketplace, type RunningMarketplace } from './support/marketplace';
 
 let marketplace: RunningMarketplace;
@@ -227,5 +227,65 @@ describe('cancelling against the real server', () => {
       .getPlugin(marketplace.catalogue.mainPluginId, {}, { signal: AbortSignal.abort(reason) })
       .catch((error: unknown) => error);
     expect(failed).toBe(reason);
+  });
+});
+
+describe('signing in against the real server', () => {
+  const signedIn = () =>
+    createApiClient({ baseUrl: marketplace.origin, getToken: () => marketplace.catalogue.ownerToken });
+
+  it('sends the token as a bearer header unless credentials are omitted', async () => {
+    const me = await signedIn().request<{ guest: boolean; login: string | null }>({
+      method: 'GET',
+      path: '/api/users/me',
+    });
+    expect(me.kind === 'json' && me.data).toMatchObject({ guest: false, login: 'owner' });
+    const guest = await signedIn().request<{ guest: boolean }>({
+      method: 'GET',
+      path: '/api/users/me',
+      omitCredentials: true,
+    });
+    expect(guest.kind === 'json' && guest.data.guest).toBe(true);
+  });
+
+  it('shows a draft to its owner only', async () => {
+    const { draftPluginId } = marketplace.catalogue;
+    expect((await signedIn().getPlugin(draftPluginId)).info.name).toBe('Unreleased Tool');
+    const hidden = await client.getPlugin(draftPluginId).catch((error: unknown) => error);
+    expect((hidden as ApiError).status).toBe(404);
+  });
+
+  it('answers a token the server does not know with its 401 message', async () => {
+    const stranger = createApiClient({
+      baseUrl: marketplace.origin,
+      getToken: () => 'perm:not-a-real-token',
+    });
+    const failure = (await stranger
+      .request({ method: 'GET', path: '/api/users/me/tokens' })
+      .catch((error: unknown) => error)) as ApiError;
+    expect(failure).toBeInstanceOf(ApiError);
+    expect(failure).not.toBeInstanceOf(NetworkError);
+    expect(failure.status).toBe(401);
+    expect(failure.message).toMatch(/sign in/i);
+    expect(failure.notification.title).toBe('Error');
+  });
+
+  it('creates a token with a JSON body and revokes it with an empty 204 answer', async () => {
+    const created = await signedIn().request<{ id: number; token: string; name: string }>({
+      method: 'POST',
+      path: '/api/users/me/tokens',
+      json: { name: 'CI uploads', scopes: ['upload'] },
+    });
+    expect(created.status).toBe(201);
+    if (created.kind !== 'json') throw new Error(`expected JSON, got ${created.kind}`);
+    expect(created.data.name).toBe('CI uploads');
+    expect(created.data.token.startsWith('perm:')).toBe(true);
+
+    const revoked = await signedIn().request({
+      method: 'DELETE',
+      path: `/api/users/me/tokens/${created.data.id}`,
+    });
+    expect(revoked.kind).toBe('empty');
+    expect(revoked.status).toBe(204);
   });
 });

@@ -24,6 +24,7 @@ import {
   users,
   vendors,
 } from '../../../server/src/db/schema';
+import { createApiToken } from '../../../server/src/auth/api-tokens';
 import { createFileStore } from '../../../server/src/storage';
 import { createTestDatabase, type TestDatabase } from '../../../server/test/db/test-database';
 
@@ -37,6 +38,11 @@ export interface Catalogue {
   /** Items of the "Formatting" tag, 'Formatter 01' ... 'Formatter 25'. */
   formatterIds: number[];
   ownerId: number;
+  /** A permanent API token of the owner (scopes upload and manage) and its id. */
+  ownerToken: string;
+  ownerTokenId: number;
+  /** A draft only its owner may see. */
+  draftPluginId: number;
   reviewerIds: number[];
   /** Versions of the main item, oldest first: 1.0.0, 1.1.0, 2.0.0 (the last one for 243+). */
   versionIds: number[];
@@ -129,6 +135,21 @@ async function seed(
       pricingModel: 'PAID',
     })
     .returning();
+  const [draft] = await db
+    .insert(plugins)
+    .values({
+      family: 'intellij',
+      xmlId: 'com.acme.draft',
+      name: 'Unreleased Tool',
+      ownerId: owner!,
+      vendorId: vendor!.id,
+    })
+    .returning();
+  const ownerToken = await createApiToken(db, {
+    userId: owner!,
+    name: 'tests',
+    scopes: ['upload', 'manage'],
+  });
   await db.insert(pluginBundles).values([
     { bundleId: bundle!.id, memberId: main!.id, position: 0 },
     { bundleId: bundle!.id, memberId: formatters[0]!.id, position: 1 },
@@ -204,6 +225,9 @@ async function seed(
     bundleId: bundle!.id,
     formatterIds: formatters.map((plugin) => plugin.id),
     ownerId: owner!,
+    ownerToken: ownerToken.token,
+    ownerTokenId: ownerToken.id,
+    draftPluginId: draft!.id,
     reviewerIds: reviewers,
     versionIds,
     archiveBytes: new TextEncoder().encode(ARCHIVE_TEXT),
