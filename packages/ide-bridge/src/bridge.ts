@@ -237,22 +237,25 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
 
   const isFresh = (at: number) => clock.now() - at < IDE_CACHE_TTL_MS;
 
-  const scanNow = (permissionState: LocalNetworkPermission): Promise<DiscoveredIde[]> => {
+  const scanNow = (): Promise<DiscoveredIde[]> => {
     if (runningScan) return runningScan;
     const generation = cacheGeneration;
-    const thisScan = scan(range, (port) => probePort(transport, port, probeTimeoutMs)).then((results) => {
-      const ides = results.flatMap((result) => (result.ide ? [result.ide] : []));
-      if (ides.length === 0) {
-        const error = discoveryError(results);
-        if (error) throw error;
-        const nothingAnswered = results.every((result) => !result.ide && result.failure === 'closed');
-        if (permissionState === 'denied' && nothingAnswered && !transport.reachability.anyAnswer) {
-          throw new IdeBridgeError('permission-denied', ideBridgeMessages.permissionDenied());
+    const thisScan = scan(range, (port) => probePort(transport, port, probeTimeoutMs)).then(
+      async (results) => {
+        const ides = results.flatMap((result) => (result.ide ? [result.ide] : []));
+        if (ides.length === 0) {
+          const error = discoveryError(results);
+          if (error) throw error;
+          // Asked after the scan: the visitor may just have answered the browser's prompt with "block".
+          const nothingAnswered = results.every((result) => !result.ide && result.failure === 'closed');
+          if (nothingAnswered && !transport.reachability.anyAnswer && (await permission()) === 'denied') {
+            throw new IdeBridgeError('permission-denied', ideBridgeMessages.permissionDenied());
+          }
         }
-      }
-      if (generation === cacheGeneration) ideList = { ides, at: clock.now() };
-      return ides;
-    });
+        if (generation === cacheGeneration) ideList = { ides, at: clock.now() };
+        return ides;
+      },
+    );
     runningScan = thisScan;
     const forget = () => {
       if (runningScan === thisScan) runningScan = undefined;
@@ -272,7 +275,7 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
       return [];
     }
     try {
-      const ides = await scanNow(state);
+      const ides = await scanNow();
       publish({ status: 'found', ides, groups: groupIdesByName(ides) });
       return [...ides];
     } catch (error) {

@@ -54,6 +54,19 @@ describe('Local Network Access', () => {
     });
   });
 
+  it('reports permission-denied when the visitor blocks the prompt the scan brought up', async () => {
+    await simulator?.close();
+    const answers: LocalNetworkPermission[] = ['prompt', 'denied'];
+    const bridge = createIdeBridge({
+      ports: { start: base },
+      permission: () =>
+        Promise.resolve(answers.length > 1 ? (answers.shift() as LocalNetworkPermission) : 'denied'),
+    });
+    await expect(bridge.findRunningIdes({ userGesture: true })).rejects.toMatchObject({
+      kind: 'permission-denied',
+    });
+  });
+
   it('still finds IDEs when the permission says denied but requests go through', async () => {
     // Chromium says 'denied' on a plain-http page served from this machine under another host name.
     const found = await bridgeWith({ permission: 'denied' }).findRunningIdes();
