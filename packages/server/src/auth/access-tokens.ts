@@ -13,6 +13,11 @@ export class InvalidAccessTokenError extends Error {
   override name = 'InvalidAccessTokenError';
 }
 
+/** The issuer's keys cannot be fetched right now: not the token's fault, so not a 401. */
+export class IdentityServiceUnavailableError extends Error {
+  override name = 'IdentityServiceUnavailableError';
+}
+
 export interface VerifiedAccessToken {
   subject: string;
   claims: JWTPayload;
@@ -59,7 +64,10 @@ function discoveredKeySet(issuer: string): JWTVerifyGetKey {
   return async (header, token) => {
     keySet ??= load().catch((error: unknown) => {
       keySet = undefined;
-      throw error;
+      throw new IdentityServiceUnavailableError(
+        `The identity service at ${issuer} cannot be reached: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     });
     return (await keySet)(header, token);
   };
@@ -86,7 +94,13 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
       }
       return { subject: payload.sub, claims: payload };
     } catch (error) {
-      if (error instanceof InvalidAccessTokenError) throw error;
+      if (error instanceof InvalidAccessTokenError || error instanceof IdentityServiceUnavailableError)
+        throw error;
+      if (error instanceof joseErrors.JWKSTimeout) {
+        throw new IdentityServiceUnavailableError(`The keys of ${options.issuer} did not arrive in time.`, {
+          cause: error,
+        });
+      }
       if (error instanceof joseErrors.JOSEError) {
         throw new InvalidAccessTokenError(`The access token was refused: ${error.code} ${error.message}`, {
           cause: error,

@@ -43,6 +43,11 @@ declare module 'fastify' {
     auth?: AuthRule;
     /** false: this write route has its own limit (sign-in), so the shared limit on writes skips it. */
     writeLimit?: boolean;
+    /**
+     * true: the route reads the Authorization header itself (the identity provider's endpoints, where it
+     * carries client credentials), so no viewer is resolved from it and the viewer stays a guest.
+     */
+    ownAuthorization?: boolean;
   }
   interface FastifyRequest {
     /** Who is asking; resolved before any route rule is checked. */

@@ -173,7 +173,8 @@ async function providerPassthrough(app: FastifyInstance, { provider }: { provide
     raw.url = url.slice(OIDC_MOUNT_PATH.length) || '/';
     void callback(raw, reply.raw);
   };
-  const config = { auth: { rule: 'public' as const }, writeLimit: false };
+  // The provider's own endpoints count against the limit on writes (per IP address: the viewer is a guest).
+  const config = { auth: { rule: 'public' as const }, ownAuthorization: true };
   const methods = ['GET', 'POST', 'OPTIONS', 'DELETE', 'PUT', 'PATCH'];
   app.route({ method: methods, url: OIDC_MOUNT_PATH, config, handler: forward });
   app.route({ method: methods, url: `${OIDC_MOUNT_PATH}/*`, config, handler: forward });

@@ -7,6 +7,7 @@ import type { DatabaseConnection } from '../db/client';
 import { ApiError } from '../plugins/app/errors';
 import {
   createAccessTokenVerifier,
+  IdentityServiceUnavailableError,
   InvalidAccessTokenError,
   type AccessTokenVerifier,
 } from './access-tokens';
@@ -133,6 +134,14 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions) {
     try {
       verified = await verifyAccessToken(token);
     } catch (error) {
+      if (error instanceof IdentityServiceUnavailableError) {
+        request.log.error({ err: error }, 'cannot check a bearer token');
+        reply.header('retry-after', '30');
+        throw new ApiError(
+          'unavailable',
+          'Sign-in cannot be checked right now because the identity service does not answer. Please try again soon.',
+        );
+      }
       if (!(error instanceof InvalidAccessTokenError)) throw error;
       request.log.info({ reason: error.message }, 'bearer token refused');
       throw invalidToken(reply, 'The access token is not valid.');
@@ -156,8 +165,8 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions) {
   }
 
   app.addHook('onRequest', async (request, reply) => {
-    request.viewer = await viewerFor(request, reply);
     const routeConfig = request.routeOptions.config;
+    request.viewer = routeConfig.ownAuthorization ? GUEST_VIEWER : await viewerFor(request, reply);
     const refusal = await refusalFor(request, routeConfig.auth);
     if (refusal) {
       if (refusal.status === 401) reply.header('www-authenticate', 'Bearer');

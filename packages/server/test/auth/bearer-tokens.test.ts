@@ -194,3 +194,44 @@ describe('permanent API tokens', () => {
     expect((await me('Bearer perm:short')).status).toBe(401);
   });
 });
+
+describe('the identity provider endpoints', () => {
+  it('read their own Authorization header (client credentials), untouched by bearer checks', async () => {
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/oidc/token',
+      headers: {
+        authorization: `Basic ${Buffer.from('someone:secret').toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: 'grant_type=refresh_token&refresh_token=unknown',
+    });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ error: 'invalid_client' });
+  });
+
+  it('publish the public keys only', async () => {
+    const response = await testApp.app.inject({ url: '/oidc/jwks' });
+    expect(response.statusCode).toBe(200);
+    const { keys } = response.json<{ keys: Array<Record<string, unknown>> }>();
+    expect(keys.map((key) => key.alg).sort()).toEqual(['ES256', 'RS256']);
+    for (const key of keys) expect(key).not.toHaveProperty('d');
+  });
+
+  it('keep their signing keys across restarts, so tokens stay valid', async () => {
+    const token = await accessToken();
+    const restarted = await buildAuthTestApp({
+      dataDir: testApp.dataDir,
+      testDatabase: testApp.testDatabase,
+    });
+    try {
+      const response = await restarted.app.inject({
+        url: '/api/users/me',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(response.json()).toMatchObject({ guest: false, id: userId });
+    } finally {
+      await restarted.close();
+    }
+  });
+});
