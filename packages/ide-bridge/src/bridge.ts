@@ -276,7 +276,7 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
     }
     try {
       const ides = await scanNow();
-      publish({ status: 'found', ides, groups: groupIdesByName(ides) });
+      publish({ status: 'found', ides: [...ides], groups: groupIdesByName(ides) });
       return [...ides];
     } catch (error) {
       if (error instanceof IdeBridgeError) publish({ status: 'failed', error });
