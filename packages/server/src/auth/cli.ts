@@ -34,6 +34,19 @@ export function commandContextFromEnv(
   };
 }
 
+/** What `mp` (src/cli) hands each command: output lines, environment and working directory. */
+export interface MpCommandIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+function contextFromIo(io: MpCommandIo): CommandContext {
+  const fromEnv = commandContextFromEnv(io.env, io.cwd);
+  return { ...fromEnv, print: io.out, note: io.err };
+}
+
 export const USERS_USAGE = `Usage:
   mp users add --login LOGIN (--password PASSWORD | --password-stdin) [--name NAME] [--email EMAIL] [--admin]
   mp users set-password --login LOGIN (--password PASSWORD | --password-stdin)
@@ -273,3 +286,23 @@ export async function runTokensCommand(
     }
   });
 }
+
+/** `mp users`, in the shape of the commands of src/cli (name, summary, usage, run). */
+export const usersCommand = {
+  name: 'users',
+  summary: 'Add users, set their passwords, ban or unban them, make them administrators',
+  usage: `${USERS_USAGE}
+
+Works while the server runs (through its local channel in DATA_DIR) and when it does not (on the database).`,
+  run: (args: string[], io: MpCommandIo): Promise<number> => runUsersCommand(args, contextFromIo(io)),
+};
+
+/** `mp tokens`, in the shape of the commands of src/cli. */
+export const tokensCommand = {
+  name: 'tokens',
+  summary: 'Create, list and revoke permanent API tokens (perm:...) of a user',
+  usage: `${TOKENS_USAGE}
+
+"create" prints the token alone on standard output, once: it is stored hashed and cannot be shown again.`,
+  run: (args: string[], io: MpCommandIo): Promise<number> => runTokensCommand(args, contextFromIo(io)),
+};

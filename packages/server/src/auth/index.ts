@@ -12,7 +12,15 @@ export { GUEST_VIEWER, isWriteMethod, type AuthRule, type Viewer } from './autho
 export { TOKEN_SCOPES, type TokenScope } from './api-tokens';
 export type { AuthenticatedUser, AuthUserBody } from './users';
 export { startLocalChannel, localChannelPath, type LocalChannel } from './local-channel';
-export { runUsersCommand, runTokensCommand, commandContextFromEnv, USERS_USAGE, TOKENS_USAGE } from './cli';
+export {
+  runUsersCommand,
+  runTokensCommand,
+  usersCommand,
+  tokensCommand,
+  commandContextFromEnv,
+  USERS_USAGE,
+  TOKENS_USAGE,
+} from './cli';
 export {
   setDemoPasswords,
   describeDemoAccounts,

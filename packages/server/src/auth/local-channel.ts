@@ -7,6 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import {
   AdminRequestError,
@@ -35,11 +36,8 @@ export interface LocalChannel {
   close(): Promise<void>;
 }
 
-interface ChannelLogger {
-  info(message: string): void;
-  warn(message: string): void;
-  error(object: unknown, message: string): void;
-}
+/** The server's logger (app.log) or anything with the same three methods. */
+type ChannelLogger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
 function answer(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveApiToken } from '../../src/auth/api-tokens';
-import { runTokensCommand, runUsersCommand, type CommandContext } from '../../src/auth/cli';
+import {
+  runTokensCommand,
+  runUsersCommand,
+  tokensCommand,
+  usersCommand,
+  type CommandContext,
+} from '../../src/auth/cli';
 import { startLocalChannel, type LocalChannel } from '../../src/auth/local-channel';
 import { authenticateWithPassword, findUserByLogin } from '../../src/auth/users';
 import { openDatabase } from '../../src/db/client';
@@ -141,5 +147,30 @@ describe('mp users / mp tokens with no server running', () => {
     } finally {
       await database.close();
     }
+  }, 120_000);
+});
+
+describe('the mp command entries', () => {
+  it('take DATA_DIR from the environment, relative to the working directory', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = {
+      out: (line: string) => out.push(line),
+      err: (line: string) => err.push(line),
+      env: { DATA_DIR: 'data' },
+      cwd: dataDir,
+    };
+    expect(usersCommand.name).toBe('users');
+    expect(tokensCommand.name).toBe('tokens');
+    expect(await usersCommand.run(['add', '--login', 'ken', '--password', 'ken-password'], io)).toBe(0);
+    expect(out).toEqual([expect.stringMatching(/^Created user ken /)]);
+    const database = await openDatabase({ dataDir: join(dataDir, 'data') });
+    try {
+      expect(await findUserByLogin(database.db, 'ken')).toBeDefined();
+    } finally {
+      await database.close();
+    }
+    expect(await tokensCommand.run(['frobnicate'], io)).toBe(2);
+    expect(err.at(-1)).toContain('Unknown command "tokens frobnicate".');
   }, 120_000);
 });
