@@ -1,1 +1,3 @@
 export * from './catalogue';
+export * from './auth';
+export * from './publishing';

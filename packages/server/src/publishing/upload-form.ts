@@ -1,0 +1,110 @@
+import { rm } from 'node:fs/promises';
+import type { FastifyRequest } from 'fastify';
+import type { UploadResult } from '@marketplace/core';
+import { receiveUpload, UploadTooLargeError, type ReceivedUpload } from '../archive';
+
+/** An upload refused: the status and the validation result the answer carries. */
+export class UploadRefusal extends Error {
+  override name = 'UploadRefusal';
+  readonly result: UploadResult;
+
+  constructor(
+    readonly statusCode: 400 | 403 | 404 | 409,
+    messageOrResult: string | UploadResult,
+  ) {
+    const result =
+      typeof messageOrResult === 'string'
+        ? { errors: [messageOrResult], warnings: [], isErrorUnknown: false }
+        : messageOrResult;
+    super(result.errors.join(' ') || 'The upload was refused.');
+    this.result = result;
+  }
+
+  /**
+   * The answer body: the spec's validation result, with `message` (and `msg`, which older clients read) as
+   * the vendor's REST API gives it.
+   */
+  body(): UploadResult & { message: string; msg: string } {
+    return { message: this.message, msg: this.message, ...this.result };
+  }
+}
+
+export interface UploadForm {
+  /** The archive, saved to a temporary file (undefined when the form had no `file` part). */
+  file: (ReceivedUpload & { fileName: string }) | undefined;
+  fields: Map<string, string>;
+  /** Removes the temporary file; call it whatever happens. */
+  dispose(): Promise<void>;
+}
+
+const ARCHIVE_NAME = /\.(zip|jar)$/i;
+const MAX_FIELD_BYTES = 64 * 1024;
+
+/**
+ * Reads a multipart upload form in arrival order: the `file` part is streamed to a temporary file (hashed,
+ * cut off past `maxBytes`), the text fields are kept. Clients send the file before or after the fields
+ * (`curl -F file=@x -F xmlId=y` sends it first), so nothing is decided until the whole form is read.
+ */
+export async function readUploadForm(
+  request: FastifyRequest,
+  options: { maxBytes: number; tempDir: string },
+): Promise<UploadForm> {
+  if (!request.isMultipart()) {
+    throw new UploadRefusal(400, 'Send the archive as multipart/form-data, in a part named "file".');
+  }
+  const fields = new Map<string, string>();
+  let file: UploadForm['file'];
+  const dispose = async () => {
+    if (file) await rm(file.path, { force: true });
+  };
+  try {
+    const parts = request.parts({
+      limits: {
+        // One byte more than allowed, so receiveUpload sees the excess and refuses it.
+        fileSize: options.maxBytes + 1,
+        files: 1,
+        fields: 32,
+        fieldSize: MAX_FIELD_BYTES,
+        parts: 40,
+      },
+    });
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        if (typeof part.value === 'string') fields.set(part.fieldname, part.value);
+        continue;
+      }
+      if (part.fieldname !== 'file') {
+        part.file.resume();
+        throw new UploadRefusal(400, `Unexpected file part "${part.fieldname}": send the archive as "file".`);
+      }
+      const fileName = part.filename || 'plugin.zip';
+      if (!ARCHIVE_NAME.test(fileName)) {
+        part.file.resume();
+        throw new UploadRefusal(
+          400,
+          `"${fileName}" is not a plugin archive: upload the .zip or .jar your build produced.`,
+        );
+      }
+      const received = await receiveUpload(part.file, {
+        maxBytes: options.maxBytes,
+        tempDir: options.tempDir,
+      });
+      file = { ...received, fileName };
+    }
+  } catch (error) {
+    await dispose();
+    if (error instanceof UploadRefusal) throw error;
+    if (error instanceof UploadTooLargeError) throw new UploadRefusal(400, error.toUploadResult());
+    const status = (error as { statusCode?: unknown }).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      throw new UploadRefusal(400, `The upload form could not be read: ${(error as Error).message}.`);
+    }
+    throw error;
+  }
+  return { file, fields, dispose };
+}
+
+/** A form flag: "true"/"1"/"yes"/"on" (any case) is true, anything else false. */
+export function formFlag(value: string | undefined): boolean {
+  return value !== undefined && ['true', '1', 'yes', 'on'].includes(value.trim().toLowerCase());
+}

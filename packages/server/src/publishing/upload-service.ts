@@ -1,0 +1,433 @@
+import { createReadStream } from 'node:fs';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { isProductFamily, isValidWebsite, normalizeLink, type ProductFamily } from '@marketplace/core';
+import { inspectPluginArchive, type PluginDescriptor } from '../archive';
+import { buildBoundColumns } from '../db/catalogue-queries';
+import type { Database, Transaction } from '../db/client';
+import { pluginTags, plugins, pluginVersions, tags, vendors } from '../db/schema';
+import { selectRows } from '../search/sql';
+import type { FileStore } from '../storage';
+import { recordAudit } from './audit';
+import { claimStoredFile, releaseClaim } from './file-claims';
+import type { PublishingOptions } from './options';
+import { loadPluginState, pluginManagers } from './plugin-access';
+import { sanitizeDocumentHtml } from './sanitize';
+import { formFlag, UploadRefusal, type UploadForm } from './upload-form';
+
+export interface UploadEnvironment {
+  db: Database;
+  fileStore: FileStore;
+  options: PublishingOptions;
+  publicUrl: string;
+  /** Scratch space for the inspection (jars unpacked from zips), on the data disk. */
+  tempDir: string;
+  log: FastifyBaseLogger;
+}
+
+/** A new version, as the vendor's REST API answers an upload. */
+export interface UploadedVersion {
+  id: number;
+  pluginId: number;
+  version: string;
+  cdate: number;
+  downloadUrl: string;
+  notes: string;
+  since: string;
+  until: string;
+  channel: string;
+  size: number;
+  downloads: number;
+  hidden: boolean;
+  /** What the inspection found worth telling but not worth refusing. */
+  warnings: string[];
+}
+
+const CHANNEL = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
+const MAX_NOTES_LENGTH = 65_536;
+
+type UploadedFile = NonNullable<UploadForm['file']>;
+
+function requireFile(form: UploadForm): UploadedFile {
+  if (!form.file) throw new UploadRefusal(400, 'The upload has no archive: send the .zip or .jar as "file".');
+  return form.file;
+}
+
+function channelOf(form: UploadForm): string {
+  const channel = (form.fields.get('channel') ?? '').trim();
+  if (channel === '' || channel.toLowerCase() === 'stable') return '';
+  if (!CHANNEL.test(channel)) {
+    throw new UploadRefusal(
+      400,
+      `"${channel}" is not a channel name: use letters, digits, dots, dashes and underscores (e.g. "eap"), or leave it empty for stable.`,
+    );
+  }
+  return channel;
+}
+
+function notesOf(form: UploadForm, descriptor: PluginDescriptor): string {
+  const notes = form.fields.get('notes');
+  const text = notes !== undefined && notes.trim() !== '' ? notes : (descriptor.changeNotes ?? '');
+  if (text.length > MAX_NOTES_LENGTH) {
+    throw new UploadRefusal(400, `The notes are longer than ${MAX_NOTES_LENGTH} characters.`);
+  }
+  return sanitizeDocumentHtml(text);
+}
+
+async function inspect(
+  env: UploadEnvironment,
+  file: UploadedFile,
+  expected: { xmlId?: string; existingVersions?: readonly string[] },
+) {
+  const inspection = await inspectPluginArchive(file.path, {
+    ...(expected.xmlId !== undefined ? { expectedXmlId: expected.xmlId } : {}),
+    ...(expected.existingVersions ? { existingVersions: expected.existingVersions } : {}),
+    limits: { ...env.options.archiveLimits, maxArchiveBytes: env.options.maxUploadBytes },
+    tempDir: env.tempDir,
+  });
+  if (!inspection.ok) {
+    if (inspection.internalError !== undefined) {
+      env.log.error({ err: inspection.internalError }, 'plugin archive inspection failed');
+    }
+    throw new UploadRefusal(400, inspection.result);
+  }
+  return inspection;
+}
+
+/**
+ * Puts the inspected archive into the file store and commits `writeRows` (which inserts the version row)
+ * in one transaction. The hash is claimed first, so the orphan sweep leaves the file alone until the row
+ * exists; the claim goes in the same transaction as the row. A crash at any moment leaves either the file
+ * and its row, or at most an unreferenced file that the sweep removes later.
+ */
+async function storeAndCommit<T>(
+  env: UploadEnvironment,
+  file: UploadedFile,
+  writeRows: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  const claimId = await claimStoredFile(env.db, file.sha256);
+  try {
+    const stored = await env.fileStore.put(createReadStream(file.path), { maxBytes: file.size });
+    if (stored.hash !== file.sha256) {
+      throw new Error(`The stored archive's hash ${stored.hash} differs from the received ${file.sha256}.`);
+    }
+    return await env.db.transaction(async (tx) => {
+      const result = await writeRows(tx);
+      await releaseClaim(tx, claimId);
+      return result;
+    });
+  } catch (error) {
+    await releaseClaim(env.db, claimId).catch((releaseError: unknown) =>
+      env.log.error({ err: releaseError, claimId }, 'could not drop the claim of a failed upload'),
+    );
+    if (isUniqueViolation(error)) {
+      throw new UploadRefusal(
+        400,
+        'This version has just been uploaded by another request: raise <version>.',
+      );
+    }
+    throw error;
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
+
+async function insertVersion(
+  tx: Transaction,
+  input: {
+    pluginId: number;
+    descriptor: PluginDescriptor;
+    file: UploadedFile;
+    channel: string;
+    notes: string;
+    hidden: boolean;
+    authorId: number;
+    kind: 'jar' | 'zip';
+  },
+) {
+  const { descriptor } = input;
+  const [row] = await tx
+    .insert(pluginVersions)
+    .values({
+      pluginId: input.pluginId,
+      version: descriptor.version,
+      channel: input.channel,
+      sinceBuild: descriptor.sinceBuild,
+      untilBuild: descriptor.untilBuild,
+      ...buildBoundColumns(descriptor.sinceBuild, descriptor.untilBuild),
+      fileHash: input.file.sha256,
+      fileSize: input.file.size,
+      fileName: `${descriptor.id}-${descriptor.version}.${input.kind}`,
+      notes: input.notes,
+      dependencies: descriptor.dependencies.filter((dependency) => !dependency.optional).map((d) => d.id),
+      authorId: input.authorId,
+      hidden: input.hidden,
+      approvalState: 'pending',
+    })
+    .returning();
+  if (!row) throw new Error('The version row was not written.');
+  return row;
+}
+
+function answer(
+  env: UploadEnvironment,
+  row: typeof pluginVersions.$inferSelect,
+  warnings: string[],
+): UploadedVersion {
+  return {
+    id: row.id,
+    pluginId: row.pluginId,
+    version: row.version,
+    cdate: row.createdAt.getTime(),
+    downloadUrl: `${env.publicUrl}/plugin/download?updateId=${row.id}`,
+    notes: row.notes,
+    since: row.sinceBuild,
+    until: row.untilBuild ?? '',
+    channel: row.channel,
+    size: row.fileSize,
+    downloads: row.downloads,
+    hidden: row.hidden,
+    warnings,
+  };
+}
+
+/** Finds the plugin an update is for: by numeric `pluginId`, or by `xmlId` (+ `family`, default intellij). */
+async function findTargetPlugin(db: Database, form: UploadForm): Promise<{ id: number; label: string }> {
+  const pluginIdText = form.fields.get('pluginId')?.trim();
+  const xmlId = form.fields.get('xmlId')?.trim();
+  const family = form.fields.get('family')?.trim() || 'intellij';
+  const notFound = (label: string) =>
+    new UploadRefusal(
+      404,
+      `Plugin ${label} does not exist. Please upload the plugin manually at least once before uploading updates through the API.`,
+    );
+  if (pluginIdText) {
+    if (!/^\d{1,10}$/.test(pluginIdText))
+      throw new UploadRefusal(400, `"${pluginIdText}" is not a plugin id.`);
+    const id = Number(pluginIdText);
+    const [row] = await selectRows<{ id: number }>(
+      db,
+      sql`SELECT id FROM plugins WHERE id = ${id} AND lifecycle_state <> 'deleted'`,
+    );
+    if (!row) throw notFound(pluginIdText);
+    return { id: row.id, label: pluginIdText };
+  }
+  if (xmlId) {
+    if (!isProductFamily(family)) throw new UploadRefusal(400, `"${family}" is not a product family.`);
+    const [row] = await selectRows<{ id: number }>(
+      db,
+      sql`SELECT id FROM plugins WHERE xml_id = ${xmlId} AND family = ${family} AND lifecycle_state <> 'deleted'`,
+    );
+    if (!row) throw notFound(`'${xmlId}'`);
+    return { id: row.id, label: `'${xmlId}'` };
+  }
+  throw new UploadRefusal(400, 'Say which plugin this is an update of: send "pluginId" or "xmlId".');
+}
+
+/**
+ * A new version of an existing plugin (`POST /api/updates/upload`, `POST /plugin/uploadPlugin`). Only the
+ * plugin's developers and administrators may upload; the version waits for an administrator's approval.
+ */
+export async function uploadVersion(
+  env: UploadEnvironment,
+  form: UploadForm,
+  uploader: { userId: number; isAdmin: boolean },
+): Promise<UploadedVersion> {
+  const file = requireFile(form);
+  const target = await findTargetPlugin(env.db, form);
+  const managers = (await pluginManagers(env.db, target.id)) ?? [];
+  if (!uploader.isAdmin && !managers.includes(uploader.userId)) {
+    throw new UploadRefusal(403, `Only the developers of plugin ${target.label} can upload its versions.`);
+  }
+  const state = await loadPluginState(env.db, target.id);
+  if (!state) throw new UploadRefusal(404, `Plugin ${target.label} does not exist.`);
+  if (state.blockState === 'blocked') {
+    throw new UploadRefusal(409, `Plugin ${target.label} is blocked, so no new versions can be uploaded.`);
+  }
+  if (!state.modificationAllowed && !uploader.isAdmin) {
+    throw new UploadRefusal(
+      409,
+      `Changes to plugin ${target.label} are not allowed at the moment (access was disallowed by an administrator).`,
+    );
+  }
+  const channel = channelOf(form);
+  const existing = await env.db
+    .select({ version: pluginVersions.version })
+    .from(pluginVersions)
+    .where(and(eq(pluginVersions.pluginId, state.id), eq(pluginVersions.channel, channel)));
+  const inspection = await inspect(env, file, {
+    xmlId: state.xmlId,
+    existingVersions: existing.map((row) => row.version),
+  });
+  const notes = notesOf(form, inspection.descriptor);
+  const hidden = formFlag(form.fields.get('isHidden'));
+  const row = await storeAndCommit(env, file, async (tx) => {
+    const version = await insertVersion(tx, {
+      pluginId: state.id,
+      descriptor: inspection.descriptor,
+      file,
+      channel,
+      notes,
+      hidden,
+      authorId: uploader.userId,
+      kind: inspection.kind,
+    });
+    await recordAudit(tx, {
+      pluginId: state.id,
+      actorId: uploader.userId,
+      action: 'upload-version',
+      details: { versionId: version.id, version: version.version, channel, fileHash: file.sha256 },
+    });
+    return version;
+  });
+  env.log.info({ pluginId: state.id, versionId: row.id, version: row.version }, 'plugin version uploaded');
+  return answer(env, row, inspection.warnings);
+}
+
+function tagNamesOf(form: UploadForm): string[] {
+  const raw = form.fields.get('tags') ?? '';
+  return [
+    ...new Set(
+      raw
+        .split(',')
+        .map((tag) => tag.trim())
+        .filter((tag) => tag !== ''),
+    ),
+  ];
+}
+
+/**
+ * A new plugin from its first archive (`POST /api/plugins/{family}/upload`): the plugin row in the draft
+ * state, owned by the uploader, with its first version waiting for approval.
+ */
+export async function uploadNewPlugin(
+  env: UploadEnvironment,
+  form: UploadForm,
+  familyText: string,
+  uploader: { userId: number; isAdmin: boolean },
+): Promise<UploadedVersion> {
+  const file = requireFile(form);
+  if (!isProductFamily(familyText)) throw new UploadRefusal(400, `"${familyText}" is not a product family.`);
+  const family: ProductFamily = familyText;
+  const licenseText = form.fields.get('licenseUrl')?.trim() ?? '';
+  if (!isValidWebsite(licenseText)) {
+    throw new UploadRefusal(400, 'Give the address of the plugin\'s license as "licenseUrl".');
+  }
+  const licenseUrl = normalizeLink(licenseText);
+  const tagNames = tagNamesOf(form);
+  if (tagNames.length === 0) {
+    throw new UploadRefusal(400, 'Choose at least one tag for the plugin ("tags", separated by commas).');
+  }
+  const knownTags = await env.db
+    .select({ id: tags.id, name: tags.name, privileged: tags.privileged })
+    .from(tags)
+    .where(inArray(tags.name, tagNames));
+  const unknownTags = tagNames.filter(
+    (name) => !knownTags.some((tag) => tag.name === name && !tag.privileged),
+  );
+  if (unknownTags.length > 0) {
+    throw new UploadRefusal(400, `Unknown tags: ${unknownTags.join(', ')}.`);
+  }
+  const channel = channelOf(form);
+  const inspection = await inspect(env, file, {});
+  const descriptor = inspection.descriptor;
+  const [taken] = await selectRows<{ id: number }>(
+    env.db,
+    sql`SELECT id FROM plugins WHERE family = ${family} AND xml_id = ${descriptor.id}`,
+  );
+  if (taken) {
+    throw new UploadRefusal(
+      400,
+      `A plugin with the id '${descriptor.id}' already exists: upload new versions of it through its own page or /api/updates/upload.`,
+    );
+  }
+  const vendorName = form.fields.get('vendor')?.trim() || descriptor.vendor.name;
+  const notes = notesOf(form, descriptor);
+  const hidden = formFlag(form.fields.get('isHidden'));
+  const result = await storeAndCommit(env, file, async (tx) => {
+    const vendorId = await vendorFor(tx, vendorName, descriptor, uploader.userId);
+    const [plugin] = await tx
+      .insert(plugins)
+      .values({
+        family,
+        xmlId: descriptor.id,
+        name: descriptor.name,
+        description: sanitizeDocumentHtml(descriptor.description),
+        email: descriptor.vendor.email,
+        vendorId,
+        ownerId: uploader.userId,
+        licenseUrl,
+        url: descriptor.vendor.url,
+        lifecycleState: 'draft',
+        approved: false,
+        hidden,
+      })
+      .returning({ id: plugins.id });
+    if (!plugin) throw new Error('The plugin row was not written.');
+    await tx
+      .insert(pluginTags)
+      .values(knownTags.map((tag) => ({ pluginId: plugin.id, tagId: tag.id })))
+      .onConflictDoNothing();
+    const version = await insertVersion(tx, {
+      pluginId: plugin.id,
+      descriptor,
+      file,
+      channel,
+      notes,
+      hidden: false,
+      authorId: uploader.userId,
+      kind: inspection.kind,
+    });
+    await recordAudit(tx, {
+      pluginId: plugin.id,
+      actorId: uploader.userId,
+      action: 'create-plugin',
+      details: { versionId: version.id, version: version.version, family, xmlId: descriptor.id },
+    });
+    return version;
+  });
+  env.log.info({ pluginId: result.pluginId, versionId: result.id }, 'new plugin uploaded');
+  return answer(env, result, inspection.warnings);
+}
+
+/**
+ * The vendor a new plugin is published under: an existing one by name, unless it is verified and the
+ * uploader publishes nothing under it yet (a verified name cannot be borrowed), or a new unverified one.
+ */
+async function vendorFor(
+  tx: Transaction,
+  name: string,
+  descriptor: PluginDescriptor,
+  uploaderId: number,
+): Promise<number> {
+  const [existing] = await tx.select().from(vendors).where(eq(vendors.name, name));
+  if (existing) {
+    if (existing.verified) {
+      const [own] = await selectRows<{ id: number }>(
+        tx,
+        sql`SELECT id FROM plugins WHERE vendor_id = ${existing.id} AND owner_id = ${uploaderId} LIMIT 1`,
+      );
+      if (!own) {
+        throw new UploadRefusal(
+          400,
+          `The vendor "${name}" is verified and you publish nothing under it yet: ask its team to add you, or name your own vendor in plugin.xml.`,
+        );
+      }
+    }
+    return existing.id;
+  }
+  const [created] = await tx
+    .insert(vendors)
+    .values({ name, url: descriptor.vendor.url, email: descriptor.vendor.email })
+    .onConflictDoNothing({ target: vendors.name })
+    .returning({ id: vendors.id });
+  if (created) return created.id;
+  const [raced] = await tx.select({ id: vendors.id }).from(vendors).where(eq(vendors.name, name));
+  if (!raced) throw new Error(`The vendor "${name}" was neither found nor created.`);
+  return raced.id;
+}
