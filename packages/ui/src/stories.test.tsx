@@ -1,13 +1,14 @@
 /// <reference types="vite/client" />
 import { cleanup } from '@testing-library/react';
+import axe from 'axe-core';
 import { composeStories, setProjectAnnotations } from '@storybook/react-vite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { uiPreview } from './storybook/preview';
 
 /**
- * Every story is also a test: each one renders without errors and its play function passes. Stories that
- * read the marketplace API get the answers Storybook serves from stories/public; any other address is
- * unreachable, as it would be offline.
+ * Every story is also a test: each one renders without errors, its play function passes and axe finds no
+ * accessibility violation. Stories that read the marketplace API get the answers Storybook serves from
+ * stories/public; any other address is unreachable, as it would be offline.
  */
 setProjectAnnotations(uiPreview);
 
@@ -40,6 +41,12 @@ describe.each(Object.entries(modules))('%s', (_file, module) => {
     try {
       await Story.run();
       expect(errors).toEqual([]);
+      // Colour contrast needs real layout and is checked in Chromium; 'region' is about whole pages, and a
+      // component is a part of one. The other rules hold here too.
+      const { violations } = await axe.run(document.body, {
+        rules: { 'color-contrast': { enabled: false }, region: { enabled: false } },
+      });
+      expect(violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
     } finally {
       consoleError.mockRestore();
       cleanup();

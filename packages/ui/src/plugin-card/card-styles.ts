@@ -28,7 +28,7 @@ export const cardStyles = `
 .mp-card__description { margin: 0; color: var(--mp-text); display: -webkit-box; -webkit-line-clamp: 3; -webkit-box-orient: vertical; overflow: hidden; }
 .mp-card__description--empty { color: var(--mp-text-secondary); font-style: italic; }
 .mp-card__meta { display: flex; flex-wrap: wrap; gap: 4px 14px; margin: 0; padding: 0; list-style: none; font-size: 12px; color: var(--mp-text-secondary); }
-.mp-card__pricing { color: var(--mp-accent); font-weight: 600; }
+.mp-card__pricing { color: var(--mp-accent-strong); font-weight: 600; }
 .mp-card--theme { max-width: ${THEME_CARD_IMAGE.width + 34}px; padding: 0 0 16px; overflow: hidden; }
 .mp-card--theme > :not(.mp-card__image) { padding: 0 16px; }
 .mp-card__image {

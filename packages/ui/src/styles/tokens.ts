@@ -7,7 +7,9 @@ import { BRAND_ACCENT_COLOR } from '@marketplace/core';
 export const tokenStyles = `
 :host, .mp-root {
   --mp-accent: ${BRAND_ACCENT_COLOR};
-  --mp-accent-hover: #0f6ae0;
+  /* The brand accent darkened just enough for white text on it and for text on white (WCAG AA, 4.5:1). */
+  --mp-accent-strong: #0b6ee6;
+  --mp-accent-hover: #0a5fc7;
   --mp-accent-soft: rgba(22, 125, 255, 0.12);
   --mp-text: #19191c;
   --mp-text-secondary: #5b5b66;
@@ -33,7 +35,7 @@ export const tokenStyles = `
 .mp-button {
   display: inline-flex; align-items: center; justify-content: center; gap: 6px;
   box-sizing: border-box; min-height: 32px; padding: 0 14px; border: 1px solid transparent;
-  border-radius: var(--mp-radius); background: var(--mp-accent); color: #fff;
+  border-radius: var(--mp-radius); background: var(--mp-accent-strong); color: #fff;
   font: 500 14px/20px var(--mp-font); text-decoration: none; white-space: nowrap; cursor: pointer;
   transition: background-color 120ms ease;
 }
@@ -43,7 +45,7 @@ export const tokenStyles = `
   background: var(--mp-skeleton); color: var(--mp-text-secondary); cursor: not-allowed;
 }
 .mp-button[aria-busy='true'] { cursor: progress; opacity: 0.8; }
-.mp-button--secondary { background: var(--mp-surface); color: var(--mp-accent); border-color: var(--mp-accent); }
+.mp-button--secondary { background: var(--mp-surface); color: var(--mp-accent-strong); border-color: var(--mp-accent-strong); }
 .mp-button--secondary:hover { background: var(--mp-accent-soft); }
 .mp-spinner {
   width: 14px; height: 14px; border: 2px solid currentColor; border-right-color: transparent;

@@ -8,7 +8,7 @@ export const toastStyles = `
 .mp-toasts {
   position: fixed; right: 16px; bottom: 16px; z-index: 2147483000;
   display: flex; flex-direction: column; gap: 8px; width: min(360px, calc(100vw - 32px));
-  margin: 0; padding: 0; list-style: none; pointer-events: none;
+  margin: 0; padding: 0; pointer-events: none;
 }
 .mp-toast {
   display: flex; align-items: flex-start; gap: 12px; box-sizing: border-box; padding: 12px 12px 12px 16px;
@@ -42,7 +42,7 @@ function ToastItem({ toast, onClose }: { toast: Toast; onClose: (id: number) => 
   }, [toast, onClose]);
   const isError = toast.kind === 'error';
   return (
-    <li
+    <div
       className={`mp-toast mp-toast--${toast.kind}`}
       role={isError ? 'alert' : 'status'}
       aria-live={isError ? 'assertive' : 'polite'}
@@ -55,7 +55,7 @@ function ToastItem({ toast, onClose }: { toast: Toast; onClose: (id: number) => 
       <button type="button" className="mp-toast__close" aria-label="Close" onClick={() => onClose(toast.id)}>
         ×
       </button>
-    </li>
+    </div>
   );
 }
 
@@ -81,11 +81,11 @@ export function ToastProvider({ children }: { children?: ReactNode }) {
     <ToastContext.Provider value={api}>
       {children}
       {toasts.length > 0 ? (
-        <ol className="mp-toasts">
+        <div className="mp-toasts">
           {toasts.map((toast) => (
             <ToastItem key={toast.id} toast={toast} onClose={dismiss} />
           ))}
-        </ol>
+        </div>
       ) : null}
     </ToastContext.Provider>
   );
