@@ -16,6 +16,7 @@ import { checkRouteRule, GUEST_VIEWER, isWriteMethod, refusalFor, type Viewer } 
 import type { AuthConfig } from './config';
 import { createEmbeddedProvider } from './embedded-provider';
 import { loadOrCreateIdentityKeys, publicJwks } from './keys';
+import { startLocalChannel, type LocalChannel } from './local-channel';
 import { oidcRoutes } from './oidc-routes';
 import { accountRoutes } from './routes';
 import { findOrCreateExternalUser, findUserById, toAuthenticatedUser, type UserRow } from './users';
@@ -25,6 +26,11 @@ export interface AuthPluginOptions {
   config: AuthConfig;
   /** Key prefix of the rate-limit counters in Redis (tests use their own). */
   rateLimitNamespace?: string;
+  /**
+   * Open the local admin channel (DATA_DIR/admin/admin.sock) for `mp users` / `mp tokens` once the server
+   * listens (default true). Without it those commands would open the embedded database beside the server.
+   */
+  localChannel?: boolean;
 }
 
 declare module 'fastify' {
@@ -199,6 +205,23 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions) {
     });
   }
   await app.register(accountRoutes, { db });
+
+  if (options.localChannel !== false) {
+    let channel: LocalChannel | undefined;
+    app.addHook('onListen', async () => {
+      try {
+        channel = await startLocalChannel({ dataDir: config.dataDir, db, log: app.log });
+      } catch (error) {
+        app.log.error(
+          { err: error },
+          `The local admin channel could not open in ${config.dataDir}; stop the server before using mp users or mp tokens.`,
+        );
+      }
+    });
+    app.addHook('onClose', async () => {
+      await channel?.close();
+    });
+  }
 }
 
 export const authPlugin = fp(auth, { name: 'auth', fastify: '5.x' });

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendToLocalChannel } from '../../src/auth/local-channel';
 import { addUser, buildAuthTestApp, type AuthTestApp } from './auth-test-app';
 
 /** The embedded provider must know its own address before it starts, so the port is chosen first. */
@@ -97,6 +98,13 @@ async function me(accessToken: string) {
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
+
+describe('a listening server', () => {
+  it('opens the local admin channel for mp users / mp tokens', async () => {
+    const result = await sendToLocalChannel(testApp.dataDir, { operation: 'tokens.list', login: 'dora' });
+    expect(result).toEqual({ kind: 'tokens', tokens: [] });
+  });
+});
 
 describe('signing in at the embedded identity service (Chromium)', () => {
   it('runs authorization code + PKCE end to end and the access token works on the API', async () => {
