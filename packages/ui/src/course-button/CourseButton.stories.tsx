@@ -25,6 +25,10 @@ export const WrongIdeDisabled: Story = {
   args: { bridge: createMemoryIdeBridge({ ides: [SAMPLE_IDES.goland] }) },
 };
 
+export const AwaitingLocalNetworkAccess: Story = {
+  args: { bridge: createMemoryIdeBridge({ ides: [SAMPLE_IDES.pycharm], localNetworkAccess: 'prompt' }) },
+};
+
 export const IdeRunning: Story = { args: { bridge: createMemoryIdeBridge({ ides: [SAMPLE_IDES.pycharm] }) } };
 
 export const Opening: Story = {

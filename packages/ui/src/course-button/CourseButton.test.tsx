@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { createMemoryIdeBridge, SAMPLE_IDES } from '../ide/memory-ide-bridge';
@@ -50,5 +50,17 @@ describe('course buttons', () => {
     expect(canOpenCourse(SAMPLE_IDES.goland, 'go')).toBe(true);
     expect(canOpenCourse(SAMPLE_IDES.goland, 'Python')).toBe(false);
     expect(canOpenCourse({ ...SAMPLE_IDES.idea, buildNumber: '252.1' }, 'JAVA')).toBe(false);
+  });
+
+  it('look for the IDE only when clicked, when the browser would ask the visitor first', async () => {
+    const bridge = createMemoryIdeBridge({ ides: [SAMPLE_IDES.pycharm], localNetworkAccess: 'prompt' });
+    render(<OpenCourseButton courseId={7} language="Python" bridge={bridge} />);
+    const button = (await screen.findByRole('button', { name: 'Open course' })) as HTMLButtonElement;
+    await waitFor(() => expect(button.disabled).toBe(false));
+    expect(screen.queryByText('Please launch your IDE and refresh the page')).toBeNull();
+    await userEvent.click(button);
+    await waitFor(() =>
+      expect(bridge.calls).toEqual(['find after a click', `course 7@${SAMPLE_IDES.pycharm.port}`]),
+    );
   });
 });

@@ -53,16 +53,42 @@ function CourseButtonContent({
   const toasts = useToasts();
   const hintId = useId();
   const filter = useMemo(() => (ide: RunningIde) => canOpenCourse(ide, language), [language]);
-  const { state } = useRunningIdes(bridge, { filter });
+  const { state, lookNow } = useRunningIdes(bridge, { filter });
   const [opening, setOpening] = useState(false);
   const ide = state.ides[0];
   const classes = `mp-course${variant === 'lti' ? ' mp-course--lti' : ''}`;
+
+  const openIn = async (target: RunningIde) => {
+    setOpening(true);
+    try {
+      await open(bridge, target);
+    } catch {
+      toasts?.show({ kind: 'error', title: SOMETHING_WENT_WRONG, message: TRY_AGAIN });
+    } finally {
+      setOpening(false);
+    }
+  };
 
   if (state.status === 'pending') {
     return (
       <span className={classes}>
         <button type="button" className="mp-button" disabled aria-busy="true">
           <span className="mp-spinner" aria-hidden="true" />
+          {OPEN_COURSE}
+        </button>
+      </span>
+    );
+  }
+
+  if (state.status === 'awaiting-gesture') {
+    // The browser asks the visitor before the page may look for IDEs: look when they ask to open the course.
+    const lookThenOpen = async () => {
+      const [first] = await lookNow();
+      if (first !== undefined) await openIn(first);
+    };
+    return (
+      <span className={classes}>
+        <button type="button" className="mp-button" onClick={() => void lookThenOpen()}>
           {OPEN_COURSE}
         </button>
       </span>
@@ -82,16 +108,7 @@ function CourseButtonContent({
     );
   }
 
-  const onClick = async () => {
-    setOpening(true);
-    try {
-      await open(bridge, ide);
-    } catch {
-      toasts?.show({ kind: 'error', title: SOMETHING_WENT_WRONG, message: TRY_AGAIN });
-    } finally {
-      setOpening(false);
-    }
-  };
+  const onClick = () => openIn(ide);
 
   return (
     <span className={classes}>

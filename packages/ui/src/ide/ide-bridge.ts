@@ -6,8 +6,16 @@ import { createContext, useContext } from 'react';
  * pass a bridge pointed at an in-memory IDE or at the IDE simulator.
  */
 export interface IdeBridge {
-  /** IDEs running on the visitor's machine (the bridge caches the list). */
-  findRunningIdes(): Promise<RunningIde[]>;
+  /**
+   * IDEs running on the visitor's machine (the bridge caches the list). `userGesture`: the visitor just
+   * clicked, so the browser may ask them for local network access; `force`: skip the cache.
+   */
+  findRunningIdes(options?: { userGesture?: boolean; force?: boolean }): Promise<RunningIde[]>;
+  /**
+   * Whether the browser lets the page reach the visitor's machine. 'prompt': it would ask first, so the
+   * components look for IDEs only after a click. Bridges without it are treated as 'granted'.
+   */
+  localNetworkPermission?(): Promise<LocalNetworkAccess>;
   /** Whether the plugin can be installed into this IDE. */
   isCompatible(ide: RunningIde, pluginXmlId: string): Promise<boolean>;
   /** Asks the IDE to install the plugin; rejects when the IDE cannot be reached or refuses. */
@@ -19,6 +27,8 @@ export interface IdeBridge {
   /** Forgets cached IDE lists and compatibility answers, so the next call asks the IDEs again. */
   clearCache(): void;
 }
+
+export type LocalNetworkAccess = 'granted' | 'prompt' | 'denied' | 'unsupported';
 
 export interface LtiLaunch {
   marketplaceCourseId: number;

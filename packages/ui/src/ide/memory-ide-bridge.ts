@@ -1,5 +1,5 @@
 import type { RunningIde } from '@marketplace/core';
-import type { IdeBridge, LtiLaunch } from './ide-bridge';
+import type { IdeBridge, LocalNetworkAccess, LtiLaunch } from './ide-bridge';
 
 /** How a request to the in-memory IDE ends: at once, after a delay, with a failure, or never (to show busy states). */
 export type MemoryOutcome = 'succeed' | 'fail' | 'hang';
@@ -14,6 +14,8 @@ export interface MemoryIdeBridgeOptions {
   delayMs?: number;
   /** The search for IDEs never ends (to show the looking-for-IDEs state). */
   discoveryHangs?: boolean;
+  /** 'prompt': the browser would ask the visitor before the first look (granted once looked with a gesture). */
+  localNetworkAccess?: LocalNetworkAccess;
 }
 
 export interface MemoryIdeBridge extends IdeBridge {
@@ -29,6 +31,7 @@ export interface MemoryIdeBridge extends IdeBridge {
  */
 export function createMemoryIdeBridge(options: MemoryIdeBridgeOptions = {}): MemoryIdeBridge {
   let ides = options.ides ?? [];
+  let access: LocalNetworkAccess = options.localNetworkAccess ?? 'granted';
   const calls: string[] = [];
   const delay = options.delayMs ?? 0;
   const answer = <T>(value: () => T, outcome: MemoryOutcome = 'succeed'): Promise<T> =>
@@ -46,9 +49,16 @@ export function createMemoryIdeBridge(options: MemoryIdeBridgeOptions = {}): Mem
     setIdes(next) {
       ides = next;
     },
-    findRunningIdes() {
-      calls.push('find');
+    findRunningIdes(findOptions) {
+      calls.push(findOptions?.userGesture ? 'find after a click' : 'find');
+      if (access === 'prompt') {
+        if (!findOptions?.userGesture) return answer(() => []);
+        access = 'granted';
+      }
       return answer(() => [...ides], options.discoveryHangs ? 'hang' : 'succeed');
+    },
+    localNetworkPermission() {
+      return answer(() => access);
     },
     isCompatible(ide: RunningIde, pluginXmlId: string) {
       calls.push(`compatible ${pluginXmlId}@${ide.port}`);

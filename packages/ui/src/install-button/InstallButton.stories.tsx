@@ -17,6 +17,11 @@ type Story = StoryObj<typeof meta>;
 
 export const LookingForIdes: Story = { args: { bridge: createMemoryIdeBridge({ discoveryHangs: true }) } };
 
+/** Chromium asks the visitor before a page may reach their machine: nothing is probed until they click. */
+export const AwaitingLocalNetworkAccess: Story = {
+  args: { bridge: createMemoryIdeBridge({ ides: [SAMPLE_IDES.idea], localNetworkAccess: 'prompt' }) },
+};
+
 export const NoIde: Story = {
   args: { bridge: createMemoryIdeBridge() },
   play: async ({ canvasElement }) => {

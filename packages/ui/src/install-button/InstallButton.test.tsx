@@ -74,4 +74,14 @@ describe('InstallButton', () => {
     expect(bridge.calls).toContain('clear');
     await waitFor(() => expect(screen.getByRole('link', { name: 'Get from Marketplace' })).toBeTruthy());
   });
+
+  it('waits for a click before looking for IDEs when the browser would ask the visitor first', async () => {
+    const bridge = createMemoryIdeBridge({ ides: [SAMPLE_IDES.goland], localNetworkAccess: 'prompt' });
+    render(<InstallButton pluginXmlId={xmlId} pluginUrl={pluginUrl} bridge={bridge} />);
+    const button = await screen.findByRole('button', { name: 'Install' });
+    expect(bridge.calls.filter((call) => call.startsWith('find'))).toEqual([]);
+    await userEvent.click(button);
+    expect((await screen.findByRole('status')).textContent).toContain('Check your IDE - GoLand 2025.2');
+    expect(bridge.calls).toEqual(['find after a click', `install ${xmlId}@${SAMPLE_IDES.goland.port}`]);
+  });
 });

@@ -52,7 +52,7 @@ function InstallButtonContent({
 }: InstallButtonProps) {
   const bridge = useIdeBridge(bridgeProp);
   const toasts = useToasts();
-  const { state, reset } = useRunningIdes(bridge);
+  const { state, reset, lookNow } = useRunningIdes(bridge);
   const [installing, setInstalling] = useState<RunningIde | undefined>(undefined);
 
   const install = async (ide: RunningIde) => {
@@ -76,6 +76,21 @@ function InstallButtonContent({
       <span className="mp-install">
         <button type="button" className="mp-button" disabled aria-busy="true">
           <span className="mp-spinner" aria-hidden="true" />
+          Install
+        </button>
+      </span>
+    );
+  }
+
+  if (state.status === 'awaiting-gesture') {
+    // The browser asks the visitor before the page may look for IDEs, so look only when they ask to install.
+    const lookThenInstall = async () => {
+      const [first, ...more] = await lookNow();
+      if (first !== undefined && more.length === 0) await install(first);
+    };
+    return (
+      <span className="mp-install">
+        <button type="button" className="mp-button" onClick={() => void lookThenInstall()}>
           Install
         </button>
       </span>
