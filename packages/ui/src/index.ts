@@ -25,8 +25,9 @@ export type { CardItem } from './plugin-card/card-data';
 export { DownloadsChart } from './downloads-chart/DownloadsChart';
 export type { DownloadPoint, DownloadsChartProps } from './downloads-chart/DownloadsChart';
 
+export { useContentSize } from './embed/use-content-size';
 export { IdeBridgeContext, useIdeBridge } from './ide/ide-bridge';
-export type { IdeBridge, LtiLaunch } from './ide/ide-bridge';
+export type { IdeBridge, LocalNetworkAccess, LtiLaunch } from './ide/ide-bridge';
 export { useRunningIdes } from './ide/use-running-ides';
 export type { RunningIdes, RunningIdesState, UseRunningIdesOptions } from './ide/use-running-ides';
 export { InstallButton } from './install-button/InstallButton';

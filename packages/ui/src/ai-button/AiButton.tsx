@@ -5,6 +5,7 @@ import { createMessage } from '@marketplace/protocol';
 import { useEffect, useRef, useState } from 'react';
 import type { IdeBridge } from '../ide/ide-bridge';
 import { useIdeBridge } from '../ide/ide-bridge';
+import { useContentSize } from '../embed/use-content-size';
 import { describeInstallFailure } from '../ide/install-failure';
 import { useRunningIdes } from '../ide/use-running-ides';
 
@@ -81,20 +82,8 @@ export function AiButton({
 
   useEffect(() => {
     onMessageRef.current?.(createMessage('ai-button:mounted'));
-    const root = rootRef.current;
-    if (!root || typeof ResizeObserver === 'undefined') return undefined;
-    let last = '';
-    const observer = new ResizeObserver(() => {
-      const rect = root.getBoundingClientRect();
-      const size = { width: Math.ceil(rect.width), height: Math.ceil(rect.height) };
-      const key = `${size.width}x${size.height}`;
-      if (key === last) return;
-      last = key;
-      onMessageRef.current?.(createMessage('ai-button:size', size));
-    });
-    observer.observe(root);
-    return () => observer.disconnect();
   }, []);
+  useContentSize(rootRef, (size) => post(createMessage('ai-button:size', size)));
 
   const install = async (ide: RunningIde) => {
     setInstalling(true);
