@@ -9,6 +9,7 @@ import services from './plugins/app/services';
 import compression from './plugins/external/compression';
 import cors from './plugins/external/cors';
 import openApi from './plugins/external/openapi';
+import reviewRoutes from './reviews/routes';
 import routes from './routes';
 
 /** What the application is built from: tests pass a fresh database and store, the server its real ones. */
@@ -41,13 +42,15 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   });
 
   await app.register(errorHandling);
+  // CORS first: its onRequest hook must also run for answers the caching plugin replays.
+  await app.register(cors);
   await app.register(caching, { maxAgeSeconds: config.cacheMaxAgeSeconds, replayMs: config.responseCacheMs });
   await app.register(compression);
-  await app.register(cors);
   await app.register(services, dependencies);
   // Sign-in resolves request.viewer and checks every route's declared rule: it must precede the routes.
   await app.register(authPlugin, { database: dependencies.database, config: config.auth });
   await app.register(openApi, { publicUrl: config.publicUrl });
   await app.register(routes);
+  await app.register(reviewRoutes);
   return app;
 }
