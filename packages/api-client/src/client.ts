@@ -1,4 +1,4 @@
-import { formatStatisticsDate } from '@marketplace/core';
+import { formatStatisticsDate, tagsForUpdate, type ProductFamily } from '@marketplace/core';
 import type { PageRelation } from './link-header';
 import { apiPaths } from './paths';
 import { buildQuery, type QueryParameters } from './query';
@@ -41,7 +41,7 @@ import type {
   UserCommentsInput,
   UserPluginsInput,
 } from './types';
-import { uploadForm, type UploadOptions, type UploadOutcome } from './upload';
+import { uploadForm, type UploadOptions, type UploadOutcome, type UploadProgress } from './upload';
 
 function statisticsDay(name: string, day: StatisticsDay): string {
   if (typeof day === 'string') return day;
@@ -221,6 +221,46 @@ export class ApiClient {
     return uploadForm<T>(this.transport, path, options);
   }
 
+  /**
+   * Publishes a new plugin from its first archive (reference §3: POST /api/plugins/{family}/upload). Tags go as
+   * strings (core's tagsForUpdate), comma-separated as the endpoint reads them.
+   */
+  uploadNewPlugin<T = unknown>(
+    family: ProductFamily,
+    input: NewPluginUpload,
+    options: UploadCallOptions = {},
+  ): Promise<UploadOutcome<T>> {
+    return this.upload<T>(`/api/plugins/${encodeURIComponent(family)}/upload`, {
+      ...options,
+      file: input.file,
+      ...(input.fileName === undefined ? {} : { fileName: input.fileName }),
+      fields: {
+        licenseUrl: input.licenseUrl,
+        tags: input.tags === undefined ? undefined : tagsForUpdate(input.tags).join(','),
+        vendor: input.vendor,
+        channel: input.channel,
+        isHidden: input.isHidden,
+      },
+    });
+  }
+
+  /** Uploads a new version of a plugin, named by its id or its plugin.xml id (POST /api/updates/upload). */
+  uploadVersion<T = unknown>(
+    input: VersionUpload,
+    options: UploadCallOptions = {},
+  ): Promise<UploadOutcome<T>> {
+    const target =
+      'pluginId' in input
+        ? { pluginId: input.pluginId }
+        : { xmlId: input.xmlId, ...(input.family === undefined ? {} : { family: input.family }) };
+    return this.upload<T>('/api/updates/upload', {
+      ...options,
+      file: input.file,
+      ...(input.fileName === undefined ? {} : { fileName: input.fileName }),
+      fields: { ...target, channel: input.channel, notes: input.notes, isHidden: input.isHidden },
+    });
+  }
+
   // Pages ---------------------------------------------------------------------------------------------------
 
   /**
@@ -251,6 +291,33 @@ export class ApiClient {
     }
   }
 }
+
+/** What the typed upload methods accept besides the form. */
+export interface UploadCallOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: UploadProgress) => void;
+}
+
+interface ArchiveUpload {
+  /** The .zip or .jar the build produced. */
+  file: Blob;
+  fileName?: string;
+  /** The release channel ('' or absent: stable). */
+  channel?: string;
+  isHidden?: boolean;
+}
+
+export interface NewPluginUpload extends ArchiveUpload {
+  licenseUrl: string;
+  /** Tag names or ids (sent as strings). */
+  tags?: readonly (string | number | { id: number })[];
+  /** The vendor to publish under, when not the one plugin.xml names. */
+  vendor?: string;
+}
+
+export type VersionUpload = ArchiveUpload & { notes?: string } & (
+    { pluginId: number } | { xmlId: string; family?: ProductFamily }
+  );
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   return new ApiClient(options);

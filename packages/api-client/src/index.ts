@@ -1,4 +1,10 @@
-export { ApiClient, createApiClient } from './client';
+export {
+  ApiClient,
+  createApiClient,
+  type NewPluginUpload,
+  type UploadCallOptions,
+  type VersionUpload,
+} from './client';
 export {
   ApiError,
   NetworkError,
