@@ -2,6 +2,9 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
+import managementRoutes from './management-routes';
+import { mediaRoutes } from './media-routes';
+import moderationRoutes from './moderation-routes';
 import { publishingOptionsFromEnv, type PublishingOptions } from './options';
 import { sweepOrphanedFiles, type SweepResult } from './sweep';
 import type { UploadEnvironment } from './upload-service';
@@ -38,6 +41,9 @@ export default async function publishing(
     log: request.log,
   });
   await uploadRoutes(app, environment);
+  await app.register(managementRoutes);
+  await app.register(mediaRoutes(options));
+  await app.register(moderationRoutes);
 
   const sweep = async (): Promise<SweepResult | undefined> => {
     try {

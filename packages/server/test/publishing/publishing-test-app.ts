@@ -47,7 +47,7 @@ export async function buildPublishingTestApp(
     [],
     dataDir,
   );
-  const app = Fastify({ logger: false });
+  const app = Fastify({ logger: process.env.PUBLISHING_TEST_LOG ? { level: 'warn' } : false });
   await app.register(errorHandling);
   await app.register(services, { database: testDatabase.database, fileStore, config });
   await app.register(authPlugin, { database: testDatabase.database, config: config.auth });

@@ -1,0 +1,417 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Queryable } from '../db/client';
+import { adminNotes, pluginAuditLog, pluginReports, plugins, pluginVersions } from '../db/schema';
+import { ApiError } from '../plugins/app/errors';
+import { pluginVisibleTo, selectRows, viewerOf } from '../search/sql';
+import { recordAudit } from './audit';
+import {
+  ADMIN_ACTIONS,
+  decideLifecycleAction,
+  LIFECYCLE_ACTIONS,
+  REPORTING_ACTIONS,
+  type LifecycleAction,
+} from './lifecycle';
+import { loadPluginState, pluginManagers, viewerUserId, type PluginState } from './plugin-access';
+
+const PluginParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+const NoteParams = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+  noteId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+});
+
+/** A DSA statement of reasons, as free fields (category, facts, legal ground...): kept in the audit log. */
+const ReportBody = Type.Optional(
+  Type.Union([
+    Type.Null(),
+    Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 10_000 }), { maxProperties: 16 }),
+  ]),
+);
+
+const PageQuery = Type.Object({
+  max: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+});
+
+/** What the lifecycle routes answer: the plugin's state after the action. */
+export interface PluginStateBody {
+  id: number;
+  lifecycleState: string;
+  approved: boolean;
+  blockState: string;
+  modificationAllowed: boolean;
+  hasUnapprovedUpdate: boolean;
+  /** Whether visitors see it: published, approved, not blocked, not hidden. */
+  listed: boolean;
+}
+
+async function stateBody(db: Queryable, pluginId: number): Promise<PluginStateBody> {
+  const [row] = await selectRows<{
+    lifecycle_state: string;
+    approved: boolean;
+    block_state: string;
+    modification_allowed: boolean;
+    listed: boolean;
+    pending: boolean;
+  }>(
+    db,
+    sql`SELECT p.lifecycle_state, p.approved, p.block_state, p.modification_allowed, p.listed,
+        EXISTS (SELECT 1 FROM plugin_versions pv WHERE pv.plugin_id = p.id AND pv.approval_state = 'pending') AS pending
+      FROM plugins p WHERE p.id = ${pluginId}`,
+  );
+  if (!row) throw new ApiError('notFound', `Plugin ${pluginId} does not exist.`);
+  return {
+    id: pluginId,
+    lifecycleState: row.lifecycle_state,
+    approved: row.approved,
+    blockState: row.block_state,
+    modificationAllowed: row.modification_allowed,
+    hasUnapprovedUpdate: row.pending,
+    listed: row.listed,
+  };
+}
+
+function snapshot(state: PluginState) {
+  return {
+    lifecycleState: state.lifecycleState,
+    approved: state.approved,
+    blockState: state.blockState,
+    modificationAllowed: state.modificationAllowed,
+    pendingVersions: state.pendingVersions,
+  };
+}
+
+/**
+ * The plugin lifecycle (approve ... disallow-access, the state machine of README.md, enforced with 409),
+ * its audit log, admin notes and visitors' reports.
+ */
+const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Lifecycle routes reach deleted plugins too: an administrator restores them.
+  const managersIncludingDeleted = async (request: FastifyRequest) => {
+    const id = Number((request.params as { id?: unknown }).id);
+    if (!Number.isSafeInteger(id) || id <= 0) return undefined;
+    const [row] = await selectRows<{ lifecycle_state: string }>(
+      app.db,
+      sql`SELECT lifecycle_state FROM plugins WHERE id = ${id}`,
+    );
+    if (!row) return undefined;
+    if (row.lifecycle_state !== 'deleted') return pluginManagers(app.db, id);
+    return [];
+  };
+
+  async function takeAction(
+    request: FastifyRequest,
+    pluginId: number,
+    action: LifecycleAction,
+    report: Record<string, string> | null | undefined,
+  ): Promise<PluginStateBody> {
+    const viewer = request.viewer;
+    const actor = viewer.kind === 'user' && viewer.isAdmin ? 'admin' : 'developer';
+    return app.db.transaction(async (tx) => {
+      const state = await loadPluginState(tx, pluginId, { forUpdate: true });
+      if (!state) throw new ApiError('notFound', `Plugin ${pluginId} does not exist.`);
+      const decision = decideLifecycleAction(action, state, actor);
+      if (!decision.allowed) {
+        request.log.warn({ pluginId, action, reason: decision.reason }, 'lifecycle action refused');
+        throw new ApiError('conflict', decision.reason);
+      }
+      const change = decision.change;
+      const columns = {
+        ...(change.lifecycleState !== undefined ? { lifecycleState: change.lifecycleState } : {}),
+        ...(change.approved !== undefined ? { approved: change.approved } : {}),
+        ...(change.blockState !== undefined ? { blockState: change.blockState } : {}),
+        ...(change.modificationAllowed !== undefined
+          ? { modificationAllowed: change.modificationAllowed }
+          : {}),
+        ...(change.setPublishedAt ? { publishedAt: sql`coalesce(${plugins.publishedAt}, now())` } : {}),
+      };
+      if (Object.keys(columns).length > 0)
+        await tx.update(plugins).set(columns).where(eq(plugins.id, pluginId));
+      let versionIds: number[] = [];
+      if (change.pendingVersionsBecome) {
+        const changed = await tx
+          .update(pluginVersions)
+          .set({ approvalState: change.pendingVersionsBecome })
+          .where(and(eq(pluginVersions.pluginId, pluginId), eq(pluginVersions.approvalState, 'pending')))
+          .returning({ id: pluginVersions.id });
+        versionIds = changed.map((row) => row.id);
+      }
+      const after = await loadPluginState(tx, pluginId);
+      await recordAudit(tx, {
+        pluginId,
+        actorId: viewerUserId(viewer),
+        action,
+        details: {
+          from: snapshot(state),
+          to: after ? snapshot(after) : null,
+          ...(versionIds.length > 0 ? { versions: versionIds } : {}),
+          ...(report ? { dsaReport: report } : {}),
+        },
+      });
+      request.log.info({ pluginId, action, actor }, 'lifecycle action taken');
+      return stateBody(tx, pluginId);
+    });
+  }
+
+  for (const action of LIFECYCLE_ACTIONS) {
+    const auth = ADMIN_ACTIONS.has(action)
+      ? ({ rule: 'admin' } as const)
+      : ({ rule: 'owner', ownerOf: managersIncludingDeleted } as const);
+    app.post(
+      `/api/plugins/:id/${action}`,
+      {
+        config: { auth },
+        schema: {
+          tags: ['moderation'],
+          summary: `${action} (${ADMIN_ACTIONS.has(action) ? 'administrators' : 'developers and administrators'})`,
+          params: PluginParams,
+          ...(REPORTING_ACTIONS.has(action) ? { body: ReportBody } : {}),
+        },
+      },
+      async (request) =>
+        takeAction(
+          request,
+          request.params.id,
+          action,
+          REPORTING_ACTIONS.has(action)
+            ? (request.body as Record<string, string> | null | undefined)
+            : undefined,
+        ),
+    );
+  }
+
+  app.delete(
+    '/api/plugins/:id',
+    {
+      config: { auth: { rule: 'owner', ownerOf: managersIncludingDeleted } },
+      schema: {
+        tags: ['moderation'],
+        summary: 'Delete a plugin (optional DSA report body)',
+        params: PluginParams,
+        body: ReportBody,
+      },
+    },
+    async (request) => takeAction(request, request.params.id, 'delete', request.body),
+  );
+
+  app.get(
+    '/api/plugins/:id/audit-log',
+    {
+      config: { auth: { rule: 'owner', ownerOf: managersIncludingDeleted } },
+      schema: {
+        tags: ['moderation'],
+        summary: 'Every management and moderation action on the plugin',
+        params: PluginParams,
+        querystring: PageQuery,
+      },
+    },
+    async (request) => {
+      const rows = await app.db
+        .select()
+        .from(pluginAuditLog)
+        .where(eq(pluginAuditLog.pluginId, request.params.id))
+        .orderBy(desc(pluginAuditLog.createdAt), desc(pluginAuditLog.id))
+        .limit(request.query.max)
+        .offset(request.query.offset);
+      return rows.map((row) => ({
+        id: row.id,
+        action: row.action,
+        actorId: row.actorId,
+        details: row.details,
+        date: row.createdAt.getTime(),
+      }));
+    },
+  );
+
+  // Admin notes: administrators only; list, add, resolve.
+  const ADMIN = { rule: 'admin' } as const;
+  const noteBody = (row: typeof adminNotes.$inferSelect) => ({
+    id: row.id,
+    text: row.text,
+    authorId: row.authorId,
+    cdate: row.createdAt.getTime(),
+    resolved: row.resolvedAt !== null,
+    resolvedAt: row.resolvedAt?.getTime() ?? null,
+    resolvedBy: row.resolvedBy,
+  });
+
+  async function requirePlugin(id: number) {
+    const [row] = await app.db.select({ id: plugins.id }).from(plugins).where(eq(plugins.id, id));
+    if (!row) throw new ApiError('notFound', `Plugin ${id} does not exist.`);
+  }
+
+  app.get(
+    '/api/plugins/:id/admin-notes',
+    {
+      config: { auth: ADMIN },
+      schema: { tags: ['moderation'], summary: 'Admin notes', params: PluginParams },
+    },
+    async (request) => {
+      await requirePlugin(request.params.id);
+      const rows = await app.db
+        .select()
+        .from(adminNotes)
+        .where(eq(adminNotes.pluginId, request.params.id))
+        .orderBy(desc(adminNotes.createdAt), desc(adminNotes.id));
+      return rows.map(noteBody);
+    },
+  );
+
+  app.post(
+    '/api/plugins/:id/admin-notes',
+    {
+      config: { auth: ADMIN },
+      schema: {
+        tags: ['moderation'],
+        summary: 'Add an admin note',
+        params: PluginParams,
+        body: Type.Object({ text: Type.String({ minLength: 1, maxLength: 10_000 }) }),
+      },
+    },
+    async (request, reply) => {
+      await requirePlugin(request.params.id);
+      const text = request.body.text.trim();
+      if (text === '') throw new ApiError('badRequest', 'Write something in the note.');
+      const note = await app.db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(adminNotes)
+          .values({ pluginId: request.params.id, authorId: viewerUserId(request.viewer), text })
+          .returning();
+        if (!row) throw new Error('The admin note was not written.');
+        await recordAudit(tx, {
+          pluginId: request.params.id,
+          actorId: viewerUserId(request.viewer),
+          action: 'add-admin-note',
+          details: { noteId: row.id },
+        });
+        return row;
+      });
+      return reply.code(201).send(noteBody(note));
+    },
+  );
+
+  app.post(
+    '/api/plugins/:id/admin-notes/:noteId/resolve',
+    {
+      config: { auth: ADMIN },
+      schema: { tags: ['moderation'], summary: 'Resolve an admin note', params: NoteParams },
+    },
+    async (request) => {
+      const { id, noteId } = request.params;
+      return app.db.transaction(async (tx) => {
+        const [existing] = await tx
+          .select()
+          .from(adminNotes)
+          .where(and(eq(adminNotes.id, noteId), eq(adminNotes.pluginId, id)))
+          .for('update');
+        if (!existing) throw new ApiError('notFound', `Plugin ${id} has no admin note ${noteId}.`);
+        if (existing.resolvedAt !== null) throw new ApiError('conflict', 'The note is already resolved.');
+        const [row] = await tx
+          .update(adminNotes)
+          .set({ resolvedAt: new Date(), resolvedBy: viewerUserId(request.viewer) })
+          .where(and(eq(adminNotes.id, noteId), isNull(adminNotes.resolvedAt)))
+          .returning();
+        if (!row) throw new ApiError('conflict', 'The note is already resolved.');
+        await recordAudit(tx, {
+          pluginId: id,
+          actorId: viewerUserId(request.viewer),
+          action: 'resolve-admin-note',
+          details: { noteId },
+        });
+        return noteBody(row);
+      });
+    },
+  );
+
+  // Reports: anyone who can see a plugin may report it; administrators read them.
+  const reportBody = (row: typeof pluginReports.$inferSelect) => ({
+    id: row.id,
+    pluginId: row.pluginId,
+    reporterId: row.reporterId,
+    reason: row.reason,
+    message: row.message,
+    cdate: row.createdAt.getTime(),
+  });
+
+  app.post(
+    '/api/plugins/:id/reports',
+    {
+      config: { auth: { rule: 'public' } },
+      schema: {
+        tags: ['moderation'],
+        summary: 'Report a plugin to the administrators',
+        params: PluginParams,
+        body: Type.Object({
+          reason: Type.String({ minLength: 1, maxLength: 200 }),
+          message: Type.Optional(Type.String({ maxLength: 5000 })),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const [visible] = await selectRows<{ id: number }>(
+        app.db,
+        sql`SELECT p.id FROM plugins p WHERE p.id = ${request.params.id} AND ${pluginVisibleTo(viewerOf(request))}`,
+      );
+      if (!visible) throw new ApiError('notFound', `Plugin ${request.params.id} does not exist.`);
+      const reason = request.body.reason.trim();
+      if (reason === '') throw new ApiError('badRequest', 'Say why you report this plugin.');
+      const [row] = await app.db
+        .insert(pluginReports)
+        .values({
+          pluginId: request.params.id,
+          reporterId: viewerUserId(request.viewer),
+          reason,
+          message: request.body.message?.trim() ?? '',
+        })
+        .returning();
+      if (!row) throw new Error('The report was not written.');
+      request.log.info({ pluginId: row.pluginId, reportId: row.id }, 'plugin reported');
+      return reply.code(201).send(reportBody(row));
+    },
+  );
+
+  app.get(
+    '/api/plugins/:id/reports',
+    {
+      config: { auth: ADMIN },
+      schema: {
+        tags: ['moderation'],
+        summary: "A plugin's reports",
+        params: PluginParams,
+        querystring: PageQuery,
+      },
+    },
+    async (request) => {
+      await requirePlugin(request.params.id);
+      const rows = await app.db
+        .select()
+        .from(pluginReports)
+        .where(eq(pluginReports.pluginId, request.params.id))
+        .orderBy(desc(pluginReports.createdAt), desc(pluginReports.id))
+        .limit(request.query.max)
+        .offset(request.query.offset);
+      return rows.map(reportBody);
+    },
+  );
+
+  app.get(
+    '/api/admin/reports',
+    {
+      config: { auth: ADMIN },
+      schema: { tags: ['moderation'], summary: 'Every report, newest first', querystring: PageQuery },
+    },
+    async (request) => {
+      const rows = await app.db
+        .select()
+        .from(pluginReports)
+        .orderBy(desc(pluginReports.createdAt), desc(pluginReports.id))
+        .limit(request.query.max)
+        .offset(request.query.offset);
+      return rows.map(reportBody);
+    },
+  );
+};
+
+export default moderationRoutes;
