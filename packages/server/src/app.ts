@@ -9,6 +9,7 @@ import services from './plugins/app/services';
 import compression from './plugins/external/compression';
 import cors from './plugins/external/cors';
 import openApi from './plugins/external/openapi';
+import publishing from './publishing';
 import reviewRoutes from './reviews/routes';
 import routes from './routes';
 
@@ -51,6 +52,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   await app.register(authPlugin, { database: dependencies.database, config: config.auth });
   await app.register(openApi, { publicUrl: config.publicUrl });
   await app.register(routes);
+  await app.register(publishing);
   await app.register(reviewRoutes);
   return app;
 }

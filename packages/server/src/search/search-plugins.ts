@@ -141,13 +141,18 @@ export async function searchPlugins(
   if (request.products?.length) conditions.push(compatibleWithAny(request.products));
   const where = sql.join(conditions, sql` AND `);
   const text = normalizeSearchText(request.search);
+  // The page is chosen on ids alone; summary columns (tags, vendor) are computed for its rows only.
   const rows = await selectRows<PluginSummaryRow & { total: number }>(
     db,
-    sql`SELECT ${PLUGIN_SUMMARY_COLUMNS}, (count(*) OVER ())::int AS total
-      FROM plugins p LEFT JOIN vendors v ON v.id = p.vendor_id
-      WHERE ${where}
-      ORDER BY ${orderClause(request.orderBy, text)}
-      LIMIT ${request.max} OFFSET ${request.offset}`,
+    sql`WITH page AS MATERIALIZED (
+        SELECT p.id, (count(*) OVER ())::int AS total FROM plugins p
+        WHERE ${where}
+        ORDER BY ${orderClause(request.orderBy, text)}
+        LIMIT ${request.max} OFFSET ${request.offset}
+      ), ordered AS (SELECT id, total, row_number() OVER () AS position FROM page)
+      SELECT ${PLUGIN_SUMMARY_COLUMNS}, o.total
+      FROM ordered o JOIN plugins p ON p.id = o.id LEFT JOIN vendors v ON v.id = p.vendor_id
+      ORDER BY o.position`,
   );
   let total = rows[0]?.total;
   if (total === undefined) {

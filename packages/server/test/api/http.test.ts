@@ -58,6 +58,7 @@ describe('caching', () => {
     expect(replayed.headers.etag).toBe(first.headers.etag);
     expect(replayed.headers.link).toBe(first.headers.link);
     expect(replayed.headers['x-total-count']).toBe(first.headers['x-total-count']);
+    expect(replayed.headers['access-control-allow-origin']).toBe('*');
     const notModified = await context.app.inject({
       url,
       headers: { 'if-none-match': String(first.headers.etag) },

@@ -12,7 +12,6 @@ import type {
   PluginSummaryBody,
   PluginVersionBody,
   RatingBody,
-  TagBody,
 } from '@marketplace/api-contract';
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
@@ -61,6 +60,13 @@ interface PluginRow {
   vendor_name: string | null;
   vendor_url: string | null;
   has_unapproved_update: boolean;
+  tags: { id: number; name: string; privileged: boolean; searchable: boolean; families: ProductFamily[] }[];
+  screenshot_ids: number[];
+  links: { kind: 'donation' | 'custom_contact'; title: string; url: string }[];
+  themes: { name: string; dark: boolean }[];
+  tabs: { tab_name: string; url_suffix: string; generate_toc: boolean }[];
+  products: IdeProductKey[];
+  star_votes: Record<string, number> | null;
 }
 
 /** The id of the plugin if this viewer may see it, else undefined (absent and hidden look the same). */
@@ -92,38 +98,36 @@ export async function loadPlugin(
         p.downloads::float8 AS downloads, p.rating_mean, p.rating_count,
         ${epochMs(sql`coalesce(p.published_at, p.created_at)`)} AS cdate, v.name AS vendor_name, v.url AS vendor_url,
         EXISTS (SELECT 1 FROM plugin_versions pv WHERE pv.plugin_id = p.id AND pv.approval_state = 'pending')
-          AS has_unapproved_update
+          AS has_unapproved_update,
+        (SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'privileged', t.privileged,
+            'searchable', t.searchable, 'families', t.families) ORDER BY t.name), '[]'::json)
+          FROM plugin_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.plugin_id = p.id) AS tags,
+        (SELECT coalesce(json_agg(s.id ORDER BY s.position), '[]'::json)
+          FROM plugin_screenshots s WHERE s.plugin_id = p.id) AS screenshot_ids,
+        (SELECT coalesce(json_agg(json_build_object('kind', l.kind, 'title', l.title, 'url', l.url)
+            ORDER BY l.kind, l.position), '[]'::json)
+          FROM plugin_links l WHERE l.plugin_id = p.id) AS links,
+        (SELECT coalesce(json_agg(json_build_object('name', th.name, 'dark', th.dark) ORDER BY th.name), '[]'::json)
+          FROM plugin_themes th WHERE th.plugin_id = p.id) AS themes,
+        (SELECT coalesce(json_agg(json_build_object('tab_name', d.tab_name, 'url_suffix', d.url_suffix,
+            'generate_toc', d.generate_toc) ORDER BY d.position), '[]'::json)
+          FROM plugin_documentation_tabs d WHERE d.plugin_id = p.id) AS tabs,
+        (SELECT coalesce(json_agg(cp.product ORDER BY cp.product), '[]'::json)
+          FROM plugin_compatible_products cp WHERE cp.plugin_id = p.id) AS products,
+        (SELECT json_object_agg(r.rating, r.count) FROM (SELECT rating, count(*)::int AS count FROM reviews
+          WHERE plugin_id = p.id GROUP BY rating) r) AS star_votes
       FROM plugins p LEFT JOIN vendors v ON v.id = p.vendor_id
       WHERE p.id = ${id} AND ${pluginVisibleTo(viewer)}`,
   );
   const row = rows[0];
   if (!row) return undefined;
 
-  const [rating, tags, screenshots, links, themes, tabs, products, developers, bundles] = await Promise.all([
-    loadRating(db, id),
-    loadTags(db, id),
-    selectRows<{ id: number }>(
-      db,
-      sql`SELECT id FROM plugin_screenshots WHERE plugin_id = ${id} ORDER BY position`,
-    ),
-    selectRows<{ kind: 'donation' | 'custom_contact'; title: string; url: string }>(
-      db,
-      sql`SELECT kind, title, url FROM plugin_links WHERE plugin_id = ${id} ORDER BY kind, position`,
-    ),
-    selectRows<{ name: string; dark: boolean }>(
-      db,
-      sql`SELECT name, dark FROM plugin_themes WHERE plugin_id = ${id} ORDER BY name`,
-    ),
-    selectRows<{ tab_name: string; url_suffix: string; generate_toc: boolean }>(
-      db,
-      sql`SELECT tab_name, url_suffix, generate_toc FROM plugin_documentation_tabs WHERE plugin_id = ${id}
-        ORDER BY position`,
-    ),
-    loadCompatibleProducts(db, id),
-    options.fullInfo ? loadDevelopers(db, id) : Promise.resolve([]),
-    options.fullInfo ? loadBundleMembers(db, id, viewer) : Promise.resolve([]),
-  ]);
-
+  // Developers and bundles are separate lists (spec: loaded on their own); fullInfo brings them along.
+  const [developers, bundles] = options.fullInfo
+    ? await Promise.all([loadDevelopers(db, id), loadBundleMembers(db, id, viewer)])
+    : [[], []];
+  const { links, themes, tabs } = row;
+  const rating = starRating(row.star_votes ?? {});
   const linksOf = (kind: 'donation' | 'custom_contact') =>
     links.filter((link) => link.kind === kind).map(({ title, url }) => ({ title, url }));
   const detailStatus = options.fullInfo ? ('resolved' as const) : ('idle' as const);
@@ -154,10 +158,10 @@ export async function loadPlugin(
       isBlocked: row.block_state !== 'none',
       isModificationAllowed: row.modification_allowed,
     },
-    screenshots: screenshots.map((screenshot) => ({
-      url: `/api/plugins/${id}/screenshots/${screenshot.id}`,
+    screenshots: row.screenshot_ids.map((screenshotId) => ({
+      url: `/api/plugins/${id}/screenshots/${screenshotId}`,
     })),
-    tags,
+    tags: row.tags.map((tag) => ({ ...tag, link: tagSearchPath(tag.name) })),
     rating: { status: 'resolved', meanRating: rating.meanRating, votes: rating.votes },
     vendor: { name: row.vendor_name ?? '', url: row.vendor_url ?? '' },
     urls: {
@@ -183,23 +187,8 @@ export async function loadPlugin(
       generateToc: tab.generate_toc,
     })),
     themes,
-    compatibleProducts: products,
+    compatibleProducts: row.products,
   };
-}
-
-async function loadTags(db: Queryable, pluginId: number): Promise<TagBody[]> {
-  const rows = await selectRows<{
-    id: number;
-    name: string;
-    privileged: boolean;
-    searchable: boolean;
-    families: ProductFamily[];
-  }>(
-    db,
-    sql`SELECT t.id, t.name, t.privileged, t.searchable, t.families FROM plugin_tags pt
-      JOIN tags t ON t.id = pt.tag_id WHERE pt.plugin_id = ${pluginId} ORDER BY t.name`,
-  );
-  return rows.map((row) => ({ ...row, link: tagSearchPath(row.name) }));
 }
 
 export async function loadCompatibleProducts(db: Queryable, pluginId: number): Promise<IdeProductKey[]> {
@@ -245,21 +234,27 @@ export async function loadBundleMembers(
   return rows.map(toPluginSummary);
 }
 
+/** Mean and votes per star count from `{ "<stars>": count }`. */
+function starRating(counts: Record<string, number>): RatingBody {
+  const votes = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };
+  let total = 0;
+  let sum = 0;
+  for (const [stars, count] of Object.entries(counts)) {
+    if (!(stars in votes)) continue;
+    votes[stars as keyof typeof votes] = count;
+    total += count;
+    sum += Number(stars) * count;
+  }
+  return { meanRating: total === 0 ? 0 : sum / total, votes, total };
+}
+
 export async function loadRating(db: Queryable, pluginId: number): Promise<RatingBody> {
   const rows = await selectRows<{ rating: number; count: number }>(
     db,
     sql`SELECT r.rating::int AS rating, count(*)::int AS count FROM reviews r
       WHERE r.plugin_id = ${pluginId} GROUP BY r.rating`,
   );
-  const votes = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };
-  let total = 0;
-  let sum = 0;
-  for (const row of rows) {
-    votes[String(row.rating) as keyof typeof votes] = row.count;
-    total += row.count;
-    sum += row.rating * row.count;
-  }
-  return { meanRating: total === 0 ? 0 : sum / total, votes, total };
+  return starRating(Object.fromEntries(rows.map((row) => [String(row.rating), row.count])));
 }
 
 export async function loadGranularRating(db: Queryable, pluginId: number): Promise<GranularRatingBody> {

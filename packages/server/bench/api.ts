@@ -1,0 +1,376 @@
+/**
+ * `pnpm bench api`: the read API under load. Seeds the demo catalogue (50,000 items by default) into
+ * PostgreSQL and PGlite (reused by later runs), starts the server as a child process in production mode
+ * with logging off, and loads /api/searchPlugins (a rotating set of realistic queries), /api/plugins/{id}
+ * and /plugins/list?build=.. at 1 and 32 connections with autocannon, beside a static baseline: a plain
+ * node:http server answering the same bytes from the same machine.
+ *
+ * Options: --plugins N (PostgreSQL, default 50000), --pglite-plugins N (default 50000), --engines
+ * postgres,pglite, --connections 1,32, --duration S (per measurement, default 10), --reseed,
+ * --postgres-url URL (an existing database to create the benchmark database from), --data-dir DIR.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runLoad, type LoadResult } from './api/load';
+import { seedPglite, seedPostgres, type SeededDatabase } from './api/seed';
+
+const serverDirectory = fileURLToPath(new URL('..', import.meta.url));
+
+const { values: args } = parseArgs({
+  options: {
+    plugins: { type: 'string', default: '50000' },
+    'pglite-plugins': { type: 'string', default: '50000' },
+    engines: { type: 'string', default: 'postgres,pglite' },
+    connections: { type: 'string', default: '1,32' },
+    duration: { type: 'string', default: '10' },
+    reseed: { type: 'boolean', default: false },
+    'postgres-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
+    'data-dir': { type: 'string', default: join(tmpdir(), 'marketplace-api-bench') },
+  },
+});
+
+function positiveInteger(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1) {
+    console.error(`--${name} must be a whole number of at least 1, got "${text}".`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const pluginCount = positiveInteger('plugins', args.plugins);
+const pglitePluginCount = positiveInteger('pglite-plugins', args['pglite-plugins']);
+const durationSeconds = positiveInteger('duration', args.duration);
+const connectionCounts = args.connections
+  .split(',')
+  .map((text) => positiveInteger('connections', text.trim()));
+const engines = args.engines.split(',').map((text) => text.trim());
+for (const engine of engines) {
+  if (engine !== 'postgres' && engine !== 'pglite') {
+    console.error(`--engines takes postgres and/or pglite, got "${engine}".`);
+    process.exit(2);
+  }
+}
+
+const log = (line: string) => console.log(line);
+
+/** Realistic searches: words people type (some misspelt), filters and every sort order. */
+function searchPaths(): string[] {
+  const texts = [
+    'git',
+    'docker',
+    'kotlin',
+    'python test',
+    'database',
+    'dark theme',
+    'markdown',
+    'kubernetes',
+    'spring',
+    'rust',
+    'dokcer',
+    'kotln',
+    'code style',
+    'terraform',
+    'ai',
+    'jest',
+    'gradle',
+    'sql',
+    'vim',
+    'github',
+  ];
+  const orders = [
+    'relevance',
+    'downloads',
+    'update date',
+    'publish date',
+    'name',
+    'rating',
+    'downloads_asc',
+    'rating_asc',
+  ];
+  const filters = [
+    '',
+    '&payment=free',
+    '&products=IDEA',
+    '&tags=Database',
+    '&family=intellij',
+    '&payment=paid',
+  ];
+  const paths: string[] = [];
+  texts.forEach((text, index) => {
+    const order = orders[index % orders.length] as string;
+    const filter = filters[index % filters.length] as string;
+    paths.push(
+      `/api/searchPlugins?search=${encodeURIComponent(text)}&orderBy=${encodeURIComponent(order)}${filter}&max=20`,
+    );
+  });
+  orders.forEach((order, index) => {
+    const filter = filters[index % filters.length] as string;
+    paths.push(
+      `/api/searchPlugins?orderBy=${encodeURIComponent(order)}${filter}&max=20&offset=${(index % 3) * 20}`,
+    );
+  });
+  return paths;
+}
+
+/** Item pages of 500 listed items spread over the catalogue (ids of unlisted items would answer 404). */
+async function pluginPaths(origin: string): Promise<string[]> {
+  const first = (await (await fetch(`${origin}/api/searchPlugins?orderBy=name&max=1`)).json()) as {
+    total: number;
+  };
+  const reachable = Math.min(first.total, 10_000);
+  const paths: string[] = [];
+  for (let page = 0; page < 5; page++) {
+    const offset = Math.floor((reachable / 5) * page);
+    const answer = (await (
+      await fetch(`${origin}/api/searchPlugins?orderBy=name&max=100&offset=${offset}`)
+    ).json()) as {
+      plugins: { id: number }[];
+    };
+    for (const plugin of answer.plugins) paths.push(`/api/plugins/${plugin.id}`);
+  }
+  return paths;
+}
+
+const FEED_PATHS = [
+  '/plugins/list?build=IU-253.28294.334',
+  '/plugins/list?build=IC-252.23892.409',
+  '/plugins/list?build=PY-251.23774.444',
+  '/plugins/list?build=WS-243.22562.218',
+];
+
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 12000);
+    const probe = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+}
+
+interface RunningServer {
+  origin: string;
+  stop(): Promise<void>;
+}
+
+async function startApiServer(database: SeededDatabase, responseCacheMs: number): Promise<RunningServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: serverDirectory,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DEMO: 'false',
+      RESPONSE_CACHE_MS: String(responseCacheMs),
+      ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : { DATABASE_URL: '' }),
+      DATA_DIR: database.dataDir || join(args['data-dir'], 'postgres-server'),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('The marketplace is serving at')) resolve();
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`The server stopped (exit ${code}) before serving:\n${output}`)),
+    );
+  });
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+async function startStaticServer(
+  bodies: Record<string, { body: Buffer; contentType: string }>,
+): Promise<RunningServer> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(serverDirectory, 'bench/api/static-server.ts')],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  const encoded = Object.fromEntries(
+    Object.entries(bodies).map(([path, answer]) => [
+      path,
+      { body: answer.body.toString('base64'), contentType: answer.contentType },
+    ]),
+  );
+  child.stdin.end(JSON.stringify({ bodies: encoded }));
+  const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
+  const { port } = JSON.parse(chunk.toString()) as { port: number };
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    async stop() {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+interface Row {
+  engine: string;
+  scenario: string;
+  connections: number;
+  result: LoadResult;
+}
+const rows: Row[] = [];
+
+function printRow(row: Row) {
+  const { result } = row;
+  console.log(
+    `  ${row.engine.padEnd(9)} ${row.scenario.padEnd(34)} ${String(row.connections).padStart(3)} conn ` +
+      `${result.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${String(result.p50).padStart(4)} ms` +
+      `   p99 ${String(result.p99).padStart(5)} ms${result.failures ? `   ${result.failures} failed` : ''}`,
+  );
+}
+
+async function measure(engine: string, scenario: string, origin: string, paths: readonly string[]) {
+  for (const connections of connectionCounts) {
+    const result = await runLoad({ origin, paths, connections, durationSeconds });
+    const row = { engine, scenario, connections, result };
+    rows.push(row);
+    printRow(row);
+  }
+}
+
+async function warmUp(origin: string, paths: readonly string[]) {
+  for (const path of paths) {
+    const response = await fetch(origin + path);
+    if (!response.ok)
+      throw new Error(`Warm-up: ${path} answered ${response.status}: ${await response.text()}`);
+    await response.arrayBuffer();
+  }
+}
+
+const REPEATED = {
+  search: '/api/searchPlugins?search=git&orderBy=relevance&max=20',
+  plugin: '/api/plugins/1',
+};
+
+async function benchmarkEngine(engine: string, database: SeededDatabase, count: number) {
+  const searches = searchPaths();
+  log(`\n${engine}: ${count} items, uncached (RESPONSE_CACHE_MS=0: every request reaches the database)`);
+  const uncached = await startApiServer(database, 0);
+  try {
+    const plugins = await pluginPaths(uncached.origin);
+    await warmUp(uncached.origin, [...searches, ...plugins.slice(0, 50), ...FEED_PATHS]);
+    await measure(engine, 'searchPlugins, rotating queries', uncached.origin, searches);
+    await measure(engine, 'plugins/{id}, rotating ids', uncached.origin, plugins);
+    await measure(engine, 'plugins/list?build=, rotating builds', uncached.origin, FEED_PATHS);
+  } finally {
+    await uncached.stop();
+  }
+  log(`${engine}: repeated requests (the answer cache on, as in production)`);
+  const cached = await startApiServer(database, 5000);
+  try {
+    await warmUp(cached.origin, Object.values(REPEATED));
+    await measure(engine, 'searchPlugins, repeated', cached.origin, [REPEATED.search]);
+    await measure(engine, 'plugins/{id}, repeated', cached.origin, [REPEATED.plugin]);
+  } finally {
+    await cached.stop();
+  }
+}
+
+async function staticBaseline(database: SeededDatabase) {
+  const server = await startApiServer(database, 0);
+  const bodies: Record<string, { body: Buffer; contentType: string }> = {};
+  try {
+    for (const path of Object.values(REPEATED)) {
+      const response = await fetch(server.origin + path);
+      bodies[path] = {
+        body: Buffer.from(await response.arrayBuffer()),
+        contentType: response.headers.get('content-type') ?? 'application/json',
+      };
+    }
+  } finally {
+    await server.stop();
+  }
+  log(
+    `\nstatic baseline: node:http answering the same bytes (${Object.values(bodies)
+      .map((answer) => answer.body.length)
+      .join(' and ')} bytes)`,
+  );
+  const baseline = await startStaticServer(bodies);
+  try {
+    await measure('static', 'same bytes as searchPlugins', baseline.origin, [REPEATED.search]);
+    await measure('static', 'same bytes as plugins/{id}', baseline.origin, [REPEATED.plugin]);
+  } finally {
+    await baseline.stop();
+  }
+}
+
+function find(engine: string, scenario: string, connections: number): LoadResult | undefined {
+  return rows.find(
+    (row) => row.engine === engine && row.scenario === scenario && row.connections === connections,
+  )?.result;
+}
+
+function summary() {
+  const most = Math.max(...connectionCounts);
+  console.log(`\nGoals (PostgreSQL, ${most} connections):`);
+  const search = find('postgres', 'searchPlugins, rotating queries', most);
+  if (search) {
+    const met = search.requestsPerSecond >= 2000 && search.p99 < 50;
+    console.log(
+      `  uncached search >= 2000 req/s with p99 < 50 ms: ${search.requestsPerSecond.toFixed(0)} req/s, ` +
+        `p99 ${search.p99} ms -> ${met ? 'met' : 'NOT met'}`,
+    );
+  }
+  for (const [scenario, staticScenario] of [
+    ['searchPlugins, repeated', 'same bytes as searchPlugins'],
+    ['plugins/{id}, repeated', 'same bytes as plugins/{id}'],
+  ] as const) {
+    const api = find('postgres', scenario, most);
+    const baseline = find('static', staticScenario, most);
+    if (api && baseline) {
+      const share = (api.requestsPerSecond / baseline.requestsPerSecond) * 100;
+      console.log(
+        `  ${scenario} >= 40% of static: ${api.requestsPerSecond.toFixed(0)} / ${baseline.requestsPerSecond.toFixed(0)} ` +
+          `req/s = ${share.toFixed(0)}% -> ${share >= 40 ? 'met' : 'NOT met'}`,
+      );
+    }
+  }
+}
+
+const started = performance.now();
+console.log(
+  `API benchmark: ${durationSeconds} s per measurement at ${connectionCounts.join(' and ')} connections`,
+);
+console.log('Seeding (reused when an earlier run left the same catalogue):');
+const databases = new Map<string, { database: SeededDatabase; count: number }>();
+if (engines.includes('postgres')) {
+  const database = await seedPostgres(args['postgres-url'], pluginCount, args.reseed, log);
+  if (database.seededNow) log(`  PostgreSQL seeded in ${database.seedSeconds.toFixed(0)} s.`);
+  databases.set('postgres', { database, count: pluginCount });
+}
+if (engines.includes('pglite')) {
+  const database = await seedPglite(args['data-dir'], pglitePluginCount, args.reseed, log);
+  if (database.seededNow) log(`  PGlite seeded in ${database.seedSeconds.toFixed(0)} s.`);
+  databases.set('pglite', { database, count: pglitePluginCount });
+}
+for (const [engine, { database, count }] of databases) await benchmarkEngine(engine, database, count);
+const first = [...databases.values()][0];
+if (first) await staticBaseline(first.database);
+summary();
+console.log(`\nDone in ${((performance.now() - started) / 1000 / 60).toFixed(1)} min.`);
