@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { apiTokens } from '../db/schema/auth';
+import { users } from '../db/schema/catalogue';
 
 /** What a permanent token may be used for. `upload` publishes new versions; `manage` changes everything else. */
 export const TOKEN_SCOPES = ['upload', 'manage'] as const;
@@ -140,6 +141,8 @@ export interface ResolvedApiToken {
   tokenId: number;
   userId: number;
   scopes: TokenScope[];
+  /** The token's user, read in the same query (this runs on every request that carries a token). */
+  user: typeof users.$inferSelect;
 }
 
 /** How often a token's "last used" time is written: at most once a minute, not on every request. */
@@ -155,15 +158,17 @@ export async function resolveApiToken(
   now: Date = new Date(),
 ): Promise<ResolvedApiToken | undefined> {
   if (!PERMANENT_TOKEN_PATTERN.test(token)) return undefined;
-  const [row] = await db
-    .select()
+  const [found] = await db
+    .select({ token: apiTokens, user: users })
     .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.userId))
     .where(eq(apiTokens.tokenHash, hashPermanentToken(token)))
     .limit(1);
-  if (!row || row.revokedAt !== null) return undefined;
+  if (!found || found.token.revokedAt !== null) return undefined;
+  const row = found.token;
   if (row.expiresAt !== null && row.expiresAt.getTime() <= now.getTime()) return undefined;
   if (row.lastUsedAt === null || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     await db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.id));
   }
-  return { tokenId: row.id, userId: row.userId, scopes: row.scopes.filter(isTokenScope) };
+  return { tokenId: row.id, userId: row.userId, scopes: row.scopes.filter(isTokenScope), user: found.user };
 }

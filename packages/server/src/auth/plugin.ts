@@ -132,9 +132,8 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions) {
     const token = match[1];
     if (isPermanentTokenText(token)) {
       const resolved = await resolveApiToken(db, token);
-      const row = resolved && (await findUserById(db, resolved.userId));
-      if (!resolved || !row) throw invalidToken(reply, 'Unknown, revoked or expired API token.');
-      return userViewer(row, resolved.scopes);
+      if (!resolved) throw invalidToken(reply, 'Unknown, revoked or expired API token.');
+      return userViewer(resolved.user, resolved.scopes);
     }
     let verified;
     try {
