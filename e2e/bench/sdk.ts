@@ -1,0 +1,89 @@
+/**
+ * `pnpm bench sdk`: the widget SDK's weight and speed.
+ * - gzip -9 sizes of the script-tag bundle (mp-widget.js, goal <= 25 KB) and of the loader alone
+ *   (mp-loader.js, goal <= 3 KB);
+ * - the time from the start of the script's download to the first frame showing a plugin card with the
+ *   real server's data, in Chromium (median of 20 page loads, each in a fresh browser context: cold cache).
+ */
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { HOST_PAGE_HOST, launchChromium } from '../support/browser';
+import buildSdkWhenNeeded from '../support/build-sdk';
+import { findDemoItems } from '../support/catalogue';
+import { startTestHttpServer } from '../support/http-server';
+import { startMarketplace } from '../support/marketplace-server';
+import { SDK_BUNDLE, SDK_LOADER, sdkDist } from '../support/paths';
+
+const RUNS = 20;
+const KB = 1024;
+
+function gzipSize(file: string): number {
+  return gzipSync(readFileSync(file), { level: 9 }).length;
+}
+
+function sizeLine(name: string, bytes: number, goalKb: number): string {
+  const verdict = bytes <= goalKb * KB ? 'within' : 'OVER';
+  return `  ${name.padEnd(13)} ${String(bytes).padStart(6)} bytes = ${(bytes / KB).toFixed(2)} KB  (goal <= ${goalKb} KB: ${verdict})`;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+buildSdkWhenNeeded();
+console.log('Widget SDK, gzip -9:');
+console.log(sizeLine('mp-widget.js', gzipSize(SDK_BUNDLE), 25));
+console.log(sizeLine('mp-loader.js', gzipSize(SDK_LOADER), 3));
+
+const marketplace = await startMarketplace();
+const sdkHost = await startTestHttpServer({
+  mounts: [{ prefix: '/sdk/', dir: sdkDist }],
+  proxyTo: marketplace.origin,
+});
+const { plugin } = await findDemoItems(marketplace.origin);
+const page = (_request: IncomingMessage, response: ServerResponse) => {
+  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+  response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Card timing</title></head><body>
+<mp-plugin-card plugin-id="${plugin.id}"></mp-plugin-card>
+<script>
+  // The first frame in which the card shows the item's name.
+  (function watch() {
+    const card = document.querySelector('mp-plugin-card');
+    if (card && card.shadowRoot && card.shadowRoot.querySelector('.mp-card__name')) window.renderedAt = performance.now();
+    else requestAnimationFrame(watch);
+  })();
+</script>
+<script src="${sdkHost.origin}/sdk/mp-widget.js"></script>
+</body></html>`);
+};
+const hostPages = await startTestHttpServer({ mounts: [], routes: { '/card.html': page } });
+const browser = await launchChromium();
+try {
+  const timings: number[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    const context = await browser.newContext();
+    const tab = await context.newPage();
+    await tab.goto(`http://${HOST_PAGE_HOST}:${hostPages.port}/card.html`);
+    await tab.waitForFunction(() => (window as unknown as { renderedAt?: number }).renderedAt !== undefined);
+    const elapsed = await tab.evaluate(() => {
+      const script = performance
+        .getEntriesByType('resource')
+        .find((entry) => entry.name.endsWith('/sdk/mp-widget.js'));
+      return (window as unknown as { renderedAt: number }).renderedAt - (script?.startTime ?? 0);
+    });
+    timings.push(elapsed);
+    await context.close();
+  }
+  console.log(
+    `Script load to rendered card (plugin ${plugin.id}), Chromium, ${RUNS} runs: median ${median(timings).toFixed(1)} ms ` +
+      `(min ${Math.min(...timings).toFixed(1)}, max ${Math.max(...timings).toFixed(1)})`,
+  );
+} finally {
+  await browser.close();
+  await hostPages.close();
+  await sdkHost.close();
+  await marketplace.close();
+}

@@ -1,0 +1,110 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { repositoryRoot } from './paths';
+
+export interface RunningMarketplace {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  close(): Promise<void>;
+}
+
+const serverDir = join(repositoryRoot, 'packages/server');
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+async function waitUntilAnswering(origin: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`The marketplace server exited with code ${child.exitCode}:\n${output()}`);
+    }
+    try {
+      const response = await fetch(`${origin}/api/plugins/1`);
+      await response.body?.cancel();
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  throw new Error(`The marketplace server did not answer at ${origin} within 120 s:\n${output()}`);
+}
+
+/**
+ * Starts the real server the way `pnpm start` does (the server package's start script), on a free port with
+ * a fresh data folder and the demo catalogue, and stops it (with its process group) afterwards.
+ */
+export async function startMarketplace(): Promise<RunningMarketplace> {
+  const manifest = JSON.parse(await readFile(join(serverDir, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  const startScript = manifest.scripts?.start;
+  if (!startScript) throw new Error('packages/server/package.json has no "start" script to run.');
+  const dataDir = await mkdtemp(join(tmpdir(), 'marketplace-e2e-'));
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = spawn(startScript, {
+    cwd: serverDir,
+    shell: true,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PATH: [
+        join(serverDir, 'node_modules/.bin'),
+        join(repositoryRoot, 'node_modules/.bin'),
+        process.env.PATH,
+      ].join(delimiter),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: origin,
+      DEMO: 'true',
+      LOG_LEVEL: 'warn',
+      // The in-process response cache replays answers without their Access-Control-Allow-Origin header, so a
+      // second page load within its window cannot read the API cross-origin. Off until the server fixes it.
+      RESPONSE_CACHE_MS: '0',
+    },
+  });
+  let log = '';
+  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+
+  // The start script runs under a shell: signal the whole process group this test started, nothing else.
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      // already gone
+    }
+  };
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      signalGroup('SIGTERM');
+      const forced = setTimeout(() => signalGroup('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(forced);
+    }
+    signalGroup('SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitUntilAnswering(origin, child, () => log);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { origin, close: stop };
+}

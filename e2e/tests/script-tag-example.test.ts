@@ -1,0 +1,137 @@
+import { installFailureToast, installSuccessToast } from '@marketplace/core';
+import { startIdeSimulator } from '@marketplace/ide-simulator';
+import type { IdeSimulator } from '@marketplace/ide-simulator';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HOST_PAGE_HOST, launchChromium, openPage } from '../support/browser';
+import { findDemoItems } from '../support/catalogue';
+import type { DemoItems } from '../support/catalogue';
+import { startTestHttpServer } from '../support/http-server';
+import type { RunningHttpServer } from '../support/http-server';
+import { startMarketplace } from '../support/marketplace-server';
+import type { RunningMarketplace } from '../support/marketplace-server';
+import { examplesDir, sdkDist } from '../support/paths';
+
+/**
+ * The script-tag example (examples/script-tag) in Chromium, on a third-party host name, with the SDK served
+ * from next to the marketplace and the real server behind it, and the IDE simulator as the visitor's IDE.
+ */
+describe('the script-tag example page', () => {
+  let marketplace: RunningMarketplace;
+  let sdkHost: RunningHttpServer;
+  let examples: RunningHttpServer;
+  let browser: Browser;
+  let items: DemoItems;
+  let ide: IdeSimulator | undefined;
+
+  beforeAll(async () => {
+    marketplace = await startMarketplace();
+    // The marketplace's origin for the page: /sdk/ from the fresh build, everything else from the server.
+    sdkHost = await startTestHttpServer({
+      mounts: [{ prefix: '/sdk/', dir: sdkDist }],
+      proxyTo: marketplace.origin,
+    });
+    examples = await startTestHttpServer({
+      mounts: [
+        {
+          prefix: '/examples/',
+          dir: examplesDir,
+          // The examples name the marketplace of `pnpm start`; here it is the one this test started.
+          transformHtml: (html) => html.replaceAll('http://localhost:8080', sdkHost.origin),
+        },
+      ],
+    });
+    browser = await launchChromium();
+    items = await findDemoItems(marketplace.origin);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await examples?.close();
+    await sdkHost?.close();
+    await marketplace?.close();
+  });
+
+  afterEach(async () => {
+    await ide?.close();
+    ide = undefined;
+  });
+
+  function exampleUrl(): string {
+    const query = new URLSearchParams({ plugin: String(items.plugin.id), ai: String(items.ai.id) });
+    return `http://${HOST_PAGE_HOST}:${examples.port}/examples/script-tag/?${query}`;
+  }
+
+  async function openExample(): Promise<{ page: Page; errors: string[] }> {
+    const { page, errors } = await openPage(browser);
+    await page.goto(exampleUrl());
+    return { page, errors };
+  }
+
+  it('renders the plugin card with the item the marketplace serves', async () => {
+    ide = await startIdeSimulator({ port: 63342 });
+    const served = (await (await fetch(`${marketplace.origin}/api/plugins/${items.plugin.id}`)).json()) as {
+      info: { name: string; link: string; downloads: number };
+      vendor: { name: string };
+    };
+    const { page, errors } = await openExample();
+    const card = page.locator('mp-plugin-card[data-item="plugin"]');
+    await card.locator('.mp-card__name').waitFor();
+    expect(await card.locator('.mp-card__name').textContent()).toBe(served.info.name);
+    expect(await card.locator('.mp-card__vendor').textContent()).toBe(served.vendor.name);
+    const link = card.locator('.mp-card__name a');
+    expect(await link.getAttribute('href')).toBe(new URL(served.info.link, sdkHost.origin).href);
+    expect(await link.getAttribute('target')).toBe('_blank');
+    // The vendor's documented call renders the same card.
+    const vendorCardName = page.locator('#vendor-card mp-plugin-card .mp-card__name');
+    await vendorCardName.waitFor();
+    expect(await vendorCardName.textContent()).toBe(served.info.name);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('installs into the running IDE and shows the success toast with its name', async () => {
+    ide = await startIdeSimulator({
+      port: 63342,
+      name: 'IntelliJ IDEA 2025.2',
+      plugins: { [items.plugin.xmlId]: true },
+    });
+    const { page, errors } = await openExample();
+    const button = page.locator('mp-install-button').getByRole('button', { name: `Install to ${ide.name}` });
+    await button.click();
+    const toast = page.locator('mp-install-button').getByRole('status');
+    const expected = installSuccessToast(ide.name);
+    await toast.filter({ hasText: expected.message }).waitFor();
+    expect(await toast.textContent()).toContain(expected.title);
+    const installs = ide.requests.filter((request) => request.query.action === 'install');
+    expect(installs).toHaveLength(1);
+    expect(installs[0]).toMatchObject({ status: 200, query: { pluginId: items.plugin.xmlId } });
+    expect(installs[0]?.origin).toBe(`http://${HOST_PAGE_HOST}:${examples.port}`);
+    expect(await page.locator('#event-log [data-type="install-button:install-success"]').count()).toBe(1);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows the failure toast when the IDE refuses the page', async () => {
+    ide = await startIdeSimulator({
+      port: 63342,
+      name: 'PyCharm 2025.2',
+      buildNumber: 'PY-252.23892.415',
+      plugins: { [items.plugin.xmlId]: true },
+      untrustedOrigins: 'refuse',
+    });
+    const { page } = await openExample();
+    await page
+      .locator('mp-install-button')
+      .getByRole('button', { name: `Install to ${ide.name}` })
+      .click();
+    // The failure toast: an error toast (it stays until closed) with the failure title, naming the IDE.
+    const alert = page.locator('mp-install-button').getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.locator('.mp-toast__title').textContent()).toBe(installFailureToast(ide.name).title);
+    expect(await alert.locator('.mp-toast__message').textContent()).toContain(ide.name);
+    expect(ide.requests.find((request) => request.query.action === 'install')?.status).toBe(403);
+    expect(ide.installedPluginIds()).not.toContain(items.plugin.xmlId);
+    await page.context().close();
+  });
+});

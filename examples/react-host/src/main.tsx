@@ -1,0 +1,56 @@
+import { defineMarketplaceElements } from '@marketplace/elements/react';
+import { StrictMode, useEffect, useRef, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+
+/** Where the marketplace runs; `pnpm start` serves it here. */
+const MARKETPLACE = import.meta.env.VITE_MARKETPLACE_URL ?? 'http://localhost:8080';
+const params = new URLSearchParams(location.search);
+const pluginId = params.get('plugin') ?? '1';
+
+// The elements render with this app's React (the SDK's React build has React as a peer dependency).
+defineMarketplaceElements();
+
+function InstallWithFeedback() {
+  const button = useRef<HTMLElement>(null);
+  const [lastResult, setLastResult] = useState<string>('');
+  useEffect(() => {
+    const element = button.current;
+    if (!element) return undefined;
+    const onSuccess = (event: GlobalEventHandlersEventMap['install-button:install-success']) =>
+      setLastResult(`Installed into ${event.detail.ide.name}`);
+    const onError = (event: GlobalEventHandlersEventMap['install-button:install-error']) =>
+      setLastResult(`${event.detail.ide.name} did not install it`);
+    element.addEventListener('install-button:install-success', onSuccess);
+    element.addEventListener('install-button:install-error', onError);
+    return () => {
+      element.removeEventListener('install-button:install-success', onSuccess);
+      element.removeEventListener('install-button:install-error', onError);
+    };
+  }, []);
+  return (
+    <>
+      <mp-install-button ref={button} plugin-id={pluginId} api-base={MARKETPLACE} />
+      <p role="status">{lastResult}</p>
+    </>
+  );
+}
+
+function App() {
+  return (
+    <main style={{ font: '16px/1.5 system-ui, sans-serif', maxWidth: 720, margin: '2rem auto' }}>
+      <h1>A React app with marketplace widgets</h1>
+      <mp-plugin-card plugin-id={pluginId} api-base={MARKETPLACE} />
+      <h2>Install</h2>
+      <InstallWithFeedback />
+    </main>
+  );
+}
+
+const root = document.getElementById('app');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}
