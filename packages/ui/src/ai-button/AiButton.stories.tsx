@@ -34,6 +34,16 @@ export const Installing: Story = {
   },
 };
 
+/** The IDE stopped answering: the IDE list is cleared and the button is a link again. */
+export const InstallFailure: Story = {
+  args: { bridge: createMemoryIdeBridge({ ides: [SAMPLE_IDES.pycharm], install: 'fail' }) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Try for free' }));
+    await expect(await canvas.findByRole('link', { name: 'Try for free' })).toBeTruthy();
+  },
+};
+
 export const Sizes: Story = {
   render: (args) => (
     <div style={{ display: 'flex', gap: 12, alignItems: 'center' }}>
