@@ -29,6 +29,11 @@ import type {
   PluginSummary,
   PluginVersion,
   PluginVersionsInput,
+  NewReview,
+  RatingInput,
+  Reply,
+  Review,
+  ReviewChanges,
   ProductAggregation,
   ProductAggregationInput,
   Rating,
@@ -196,6 +201,61 @@ export class ApiClient {
   /** Featured items for an IDE product, optionally of one family. */
   getFeatured({ product, family }: FeaturedInput, options?: CallOptions): Promise<PluginSummary[]> {
     return this.get(apiPaths.featured(product, family), options);
+  }
+
+  /** Writes the signed-in user's review of a plugin; a second one is refused (409) naming the first. */
+  createReview(review: NewReview, options?: CallOptions): Promise<Review> {
+    return this.transport.sendJson({ ...options, method: 'POST', path: '/api/comments', json: review });
+  }
+
+  updateReview(reviewId: number, changes: ReviewChanges, options?: CallOptions): Promise<Review> {
+    return this.transport.sendJson({
+      ...options,
+      method: 'PUT',
+      path: apiPaths.review(reviewId),
+      json: changes,
+    });
+  }
+
+  async deleteReview(reviewId: number, options?: CallOptions): Promise<void> {
+    await this.transport.send({ ...options, method: 'DELETE', path: apiPaths.review(reviewId) });
+  }
+
+  /** Sets the signed-in user's stars for a plugin (creating the review when there is none). */
+  setRating(pluginId: number, rating: RatingInput, options?: CallOptions): Promise<Rating> {
+    return this.transport.sendJson({
+      ...options,
+      method: 'PUT',
+      path: apiPaths.plugin(pluginId, 'rating'),
+      json: rating,
+    });
+  }
+
+  /** A developer's reply to a review of their plugin. */
+  addReply(reviewId: number, comment: string, options?: CallOptions): Promise<Reply> {
+    return this.transport.sendJson({
+      ...options,
+      method: 'POST',
+      path: apiPaths.reviewReplies(reviewId),
+      json: { comment },
+    });
+  }
+
+  updateReply(reviewId: number, replyId: number, comment: string, options?: CallOptions): Promise<Reply> {
+    return this.transport.sendJson({
+      ...options,
+      method: 'PUT',
+      path: apiPaths.reviewReply(reviewId, replyId),
+      json: { comment },
+    });
+  }
+
+  async deleteReply(reviewId: number, replyId: number, options?: CallOptions): Promise<void> {
+    await this.transport.send({
+      ...options,
+      method: 'DELETE',
+      path: apiPaths.reviewReply(reviewId, replyId),
+    });
   }
 
   // Statistics ----------------------------------------------------------------------------------------------

@@ -62,6 +62,12 @@ export const apiPaths = {
     { page = 1, size = COMMENTS_PAGE_SIZE }: { page?: number; size?: number } = {},
   ) => withQuery('/api/comments', { pluginId: pathId('Plugin id', pluginId), page, size }),
 
+  /** One review, and its developers' replies. */
+  review: (reviewId: number) => `/api/comments/${pathId('Review id', reviewId)}`,
+  reviewReplies: (reviewId: number) => `/api/comments/${pathId('Review id', reviewId)}/replies`,
+  reviewReply: (reviewId: number, replyId: number) =>
+    `/api/comments/${pathId('Review id', reviewId)}/replies/${pathId('Reply id', replyId)}`,
+
   featured: (product: string, family?: ProductFamily) =>
     withQuery(
       family === undefined ? '/api/featured-plugins/product' : `/api/featured-plugins/${family}/product`,

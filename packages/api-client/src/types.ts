@@ -33,6 +33,7 @@ import type {
   UserCommentsQuery,
   UserPluginsQuery,
 } from '@marketplace/api-contract';
+import type { RatingCategory } from '@marketplace/core';
 import type { Static } from 'typebox';
 
 /** Inputs: what the server fills in by default may be left out. */
@@ -78,3 +79,19 @@ export type CompatibleUpdates = CompatibleUpdatesResult;
 export type NearestUpdatesInput = Omit<Static<typeof NearestUpdatesQuery>, 'channel'> &
   Input<Static<typeof NearestUpdatesQuery>>;
 export type NearestUpdates = Static<typeof NearestUpdatesResult>;
+
+/** Stars (1-5) per rating category of spec §3. */
+export type CategoryStars = Partial<Record<RatingCategory, number>>;
+/** A review as the review routes answer it: the contract's comment with its stars per category. */
+export type Review = Comment & { categories: CategoryStars };
+export type Reply = Comment['replies'][number];
+export interface NewReview {
+  pluginId: number;
+  /** Stars, 1 to 5. */
+  rating: number;
+  /** Plain text; the server removes markup. */
+  comment?: string;
+  categories?: CategoryStars;
+}
+export type ReviewChanges = Partial<Omit<NewReview, 'pluginId'>>;
+export type RatingInput = Pick<NewReview, 'rating' | 'categories'>;

@@ -289,3 +289,57 @@ describe('signing in against the real server', () => {
     expect(revoked.status).toBe(204);
   });
 });
+
+describe('reviews against the real server', () => {
+  const as = (token: string) => createApiClient({ baseUrl: marketplace.origin, getToken: () => token });
+
+  it('writes, changes and deletes a review, and refuses a second one with the server’s 409 message', async () => {
+    const { formatterIds, reviewerToken } = marketplace.catalogue;
+    const reviewer = as(reviewerToken);
+    const pluginId = formatterIds[2]!;
+    const review = await reviewer.createReview({
+      pluginId,
+      rating: 4,
+      comment: '<b>Formats</b> quickly',
+      categories: { PERFORMANCE: 5 },
+    });
+    expect(review).toMatchObject({ rating: 4, comment: 'Formats quickly', categories: { PERFORMANCE: 5 } });
+    expect(review.plugin.id).toBe(pluginId);
+
+    const second = (await reviewer
+      .createReview({ pluginId, rating: 1 })
+      .catch((error: unknown) => error)) as ApiError;
+    expect(second).toBeInstanceOf(ApiError);
+    expect(second.status).toBe(409);
+    expect(second.message).toContain(String(review.id));
+
+    const changed = await reviewer.updateReview(review.id, { rating: 2 });
+    expect(changed.rating).toBe(2);
+    expect((await reviewer.setRating(pluginId, { rating: 5 })).meanRating).toBe(5);
+
+    await reviewer.deleteReview(review.id);
+    const left = await client.getComments({ pluginId });
+    expect(left.data).toEqual([]);
+  });
+
+  it('lets the plugin’s developer reply, change and remove the reply', async () => {
+    const { mainPluginId, ownerToken } = marketplace.catalogue;
+    const owner = as(ownerToken);
+    const [latest] = (await client.getComments({ pluginId: mainPluginId, size: 1 })).data;
+    const reply = await owner.addReply(latest!.id, 'Thank you!');
+    expect(reply.comment).toBe('Thank you!');
+    expect((await owner.updateReply(latest!.id, reply.id, 'Thanks a lot!')).comment).toBe('Thanks a lot!');
+    const shown = (await client.getComments({ pluginId: mainPluginId, size: 1 })).data[0];
+    expect(shown?.replies.map((item) => item.comment)).toEqual(['Thanks a lot!']);
+    await owner.deleteReply(latest!.id, reply.id);
+    expect((await client.getComments({ pluginId: mainPluginId, size: 1 })).data[0]?.replies).toEqual([]);
+  });
+
+  it('turns a guest’s review away with 401', async () => {
+    const failure = (await client
+      .createReview({ pluginId: marketplace.catalogue.mainPluginId, rating: 5 })
+      .catch((error: unknown) => error)) as ApiError;
+    expect(failure.status).toBe(401);
+    expect(failure.message).toMatch(/sign in/i);
+  });
+});

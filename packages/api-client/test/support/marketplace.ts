@@ -41,6 +41,8 @@ export interface Catalogue {
   /** A permanent API token of the owner (scopes upload and manage) and its id. */
   ownerToken: string;
   ownerTokenId: number;
+  /** A token of the first reviewer (who has reviewed only the main item). */
+  reviewerToken: string;
   /** A draft only its owner may see. */
   draftPluginId: number;
   reviewerIds: number[];
@@ -150,6 +152,11 @@ async function seed(
     name: 'tests',
     scopes: ['upload', 'manage'],
   });
+  const reviewerToken = await createApiToken(db, {
+    userId: reviewers[0]!,
+    name: 'tests',
+    scopes: ['manage'],
+  });
   await db.insert(pluginBundles).values([
     { bundleId: bundle!.id, memberId: main!.id, position: 0 },
     { bundleId: bundle!.id, memberId: formatters[0]!.id, position: 1 },
@@ -227,6 +234,7 @@ async function seed(
     ownerId: owner!,
     ownerToken: ownerToken.token,
     ownerTokenId: ownerToken.id,
+    reviewerToken: reviewerToken.token,
     draftPluginId: draft!.id,
     reviewerIds: reviewers,
     versionIds,
