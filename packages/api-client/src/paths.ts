@@ -2,8 +2,12 @@
  * The path builders of spec §7 for the routes the server has: paths below the base URL, queries included.
  * `client.url(path)` makes them absolute (for links and `<img src>`).
  */
-import { USER_PLUGINS_DEFAULT_FAMILIES } from '@marketplace/api-contract';
-import { COMMENTS_PAGE_SIZE, USER_PLUGINS_PAGE_SIZE, type ProductFamily } from '@marketplace/core';
+import {
+  COMMENTS_PAGE_SIZE,
+  USER_PLUGIN_FAMILIES,
+  USER_PLUGINS_PAGE_SIZE,
+  type ProductFamily,
+} from '@marketplace/core';
 import { buildQuery, type QueryParameters } from './query';
 
 /** Sub-resources of /api/plugins/{id} that can be read. */
@@ -40,7 +44,7 @@ export const apiPaths = {
     {
       page = 1,
       size = USER_PLUGINS_PAGE_SIZE,
-      family = USER_PLUGINS_DEFAULT_FAMILIES,
+      family = USER_PLUGIN_FAMILIES,
     }: { page?: number; size?: number; family?: readonly ProductFamily[] } = {},
   ) => withQuery(`/api/users/${pathId('User id', userId)}/plugins`, { page, size, family }),
   /** Spec §7: page 1, 20 a page. */
