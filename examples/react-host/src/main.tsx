@@ -5,7 +5,7 @@ import { createRoot } from 'react-dom/client';
 /** Where the marketplace runs; `pnpm start` serves it here. */
 const MARKETPLACE = import.meta.env.VITE_MARKETPLACE_URL ?? 'http://localhost:8080';
 const params = new URLSearchParams(location.search);
-const pluginId = params.get('plugin') ?? '1';
+const pluginId = params.get('plugin') ?? '21';
 
 // The elements render with this app's React (the SDK's React build has React as a peer dependency).
 defineMarketplaceElements();
