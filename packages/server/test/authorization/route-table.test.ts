@@ -1,0 +1,328 @@
+import { sql } from 'drizzle-orm';
+import type * as FastifyModule from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse, RouteOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createApiToken } from '../../src/auth/api-tokens';
+import {
+  ADMIN_ONLY,
+  BANNED_MESSAGE,
+  isWriteMethod,
+  OWNER_ONLY,
+  SIGN_IN_REQUIRED,
+  type AuthRule,
+} from '../../src/auth/authorization';
+import { selectRows } from '../../src/search/sql';
+import { createReviewsTestApp } from '../reviews/reviews-test-app';
+
+/*
+ * The authorisation of every route that changes data, walked from the server's own route table: every route
+ * the real buildApp registers is seen by an onRoute hook put on the Fastify instance the moment it is
+ * created. For each such route and each persona the answer must be what the route's declared rule says:
+ *
+ *   rule       guest  banned  developer (not owner)  owner  administrator
+ *   public     -      403     -                      -      -
+ *   signed-in  401    403     -                      -      -
+ *   owner      401    403     403                    -      -
+ *   admin      401    403     403                    403    -
+ *
+ * "-" means not refused by the rule: any answer but 401 and 403 (a 400 for the empty body is fine; a 404
+ * for a resource an earlier persona already deleted too). Refusals must carry the access layer's own
+ * message, so a refusal for another reason cannot pass for the rule's. Non-owners get 403, not 404: every
+ * resource here is public (a listed plugin, its reviews), so there is nothing to hide.
+ * The identity provider's own endpoints (`ownAuthorization`) read the Authorization header as client
+ * credentials, not as the persona's sign-in; there only the access rule's refusals are ruled out, since
+ * OAuth answers a bad client with its own 401.
+ *
+ * Path parameters are filled with real rows owned by the owner persona, created afresh for each route, so
+ * that a route deleting its resource cannot change the answers for the next one. Each signed-in persona
+ * calls with a sign-in token (a JWT signed with the embedded identity service's key) and with a permanent
+ * `perm:` token made by the auth module.
+ */
+
+const collected = vi.hoisted(() => ({ routes: [] as RouteOptions[] }));
+
+vi.mock('fastify', async (importOriginal) => {
+  const original = await importOriginal<typeof FastifyModule>();
+  const createWithRouteTable = ((options?: Parameters<typeof original.default>[0]) => {
+    const app = original.default(options) as unknown as FastifyInstance;
+    app.addHook('onRoute', (route) => {
+      collected.routes.push(route);
+    });
+    return app;
+  }) as unknown as typeof original.default;
+  return { ...original, default: createWithRouteTable, fastify: createWithRouteTable };
+});
+
+type Persona = 'guest' | 'banned' | 'developer' | 'owner' | 'admin';
+const PERSONAS: readonly Persona[] = ['guest', 'banned', 'developer', 'owner', 'admin'];
+type Refusal = { status: 401 | 403; message: string } | undefined;
+
+interface WriteRoute {
+  method: string;
+  url: string;
+  rule: AuthRule['rule'] | undefined;
+  ownAuthorization: boolean;
+}
+
+/** What the declared rule promises for a persona: the refusal, or undefined when the rule lets them in. */
+function expectedRefusal(route: WriteRoute, persona: Persona): Refusal {
+  if (route.rule === undefined) {
+    throw new Error(`${route.method} ${route.url} changes data but declares no access rule.`);
+  }
+  const signIn = { status: 401, message: SIGN_IN_REQUIRED } as const;
+  const banned = { status: 403, message: BANNED_MESSAGE } as const;
+  if (persona === 'banned') return route.ownAuthorization ? undefined : banned;
+  switch (route.rule) {
+    case 'public':
+      return undefined;
+    case 'signed-in':
+      return persona === 'guest' ? signIn : undefined;
+    case 'owner':
+      if (persona === 'guest') return signIn;
+      return persona === 'developer' ? { status: 403, message: OWNER_ONLY } : undefined;
+    case 'admin':
+      if (persona === 'guest') return signIn;
+      return persona === 'admin' ? undefined : { status: 403, message: ADMIN_ONLY };
+    default:
+      return route.rule satisfies never;
+  }
+}
+
+function writeRoutesOf(routes: readonly RouteOptions[]): WriteRoute[] {
+  const byKey = new Map<string, WriteRoute>();
+  for (const route of routes) {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const config = route.config as { auth?: AuthRule; ownAuthorization?: boolean } | undefined;
+    for (const method of methods.map((name) => name.toUpperCase()).filter(isWriteMethod)) {
+      byKey.set(`${method} ${route.url}`, {
+        method,
+        url: route.url ?? '',
+        rule: config?.auth?.rule,
+        ownAuthorization: config?.ownAuthorization === true,
+      });
+    }
+  }
+  return [...byKey.values()].sort((a, b) => `${a.url} ${a.method}`.localeCompare(`${b.url} ${b.method}`));
+}
+
+const t = await createReviewsTestApp({ catalogue: false });
+const writeRoutes = writeRoutesOf(collected.routes);
+afterAll(async () => t.close());
+
+interface Resources {
+  pluginId: number;
+  reviewId: number;
+  replyId: number;
+  versionId: number;
+  screenshotId: number;
+  documentationSuffix: string;
+  noteId: number;
+  tokenId: number;
+}
+
+/**
+ * What fills a path parameter, by its name, or by the segment before it for `:id`. A route with a parameter
+ * missing here fails with a message saying so: give the owner persona such a resource in `freshResources`.
+ */
+const PATH_PARAMETERS: Record<string, (resources: Resources) => string> = {
+  plugins: (resources) => String(resources.pluginId),
+  comments: (resources) => String(resources.reviewId),
+  replyId: (resources) => String(resources.replyId),
+  updates: (resources) => String(resources.versionId),
+  screenshotId: (resources) => String(resources.screenshotId),
+  urlSuffix: (resources) => resources.documentationSuffix,
+  noteId: (resources) => String(resources.noteId),
+  tokens: (resources) => String(resources.tokenId),
+  users: () => String(personas.owner),
+  uid: () => 'an-interaction-that-does-not-exist',
+  family: () => 'intellij',
+  '*': () => 'token',
+};
+
+function concretePath(url: string, resources: Resources): string {
+  const segments = url.split('/');
+  return segments
+    .map((segment, index) => {
+      if (segment !== '*' && !segment.startsWith(':')) return segment;
+      const name = segment === '*' ? '*' : segment.slice(1);
+      const key = name === 'id' ? (segments[index - 1] ?? '') : name;
+      const fill = PATH_PARAMETERS[key];
+      if (!fill) {
+        throw new Error(
+          `The route ${url} has a path parameter ${segment} (after "${segments[index - 1]}") that this test ` +
+            'cannot fill: add a row owned by the owner persona for it to freshResources and PATH_PARAMETERS.',
+        );
+      }
+      return encodeURIComponent(fill(resources));
+    })
+    .join('/');
+}
+
+const personas = { banned: 0, developer: 0, owner: 0, admin: 0 };
+const permanentTokens = new Map<Persona, string>();
+let resourceCount = 0;
+
+async function insertedId(statement: ReturnType<typeof sql>): Promise<number> {
+  const [row] = await selectRows<{ id: number }>(t.db, statement);
+  if (!row) throw new Error('The insert returned no row.');
+  return row.id;
+}
+
+/** A listed plugin of the owner persona, with a review, a reply, a version, a screenshot, a tab and a note. */
+async function freshResources(): Promise<Resources> {
+  resourceCount += 1;
+  const pluginId = await insertedId(
+    sql`INSERT INTO plugins (family, xml_id, name, owner_id, lifecycle_state, approved, published_at)
+      VALUES ('intellij', ${`org.example.access${resourceCount}`}, ${`Access Check ${resourceCount}`},
+        ${personas.owner}, 'published', true, now()) RETURNING id`,
+  );
+  // The banned persona develops the plugin too: its refusal comes from the ban, not from a missing right.
+  await t.db.execute(
+    sql`INSERT INTO plugin_developers (plugin_id, user_id) VALUES (${pluginId}, ${personas.banned})`,
+  );
+  const reviewId = await insertedId(
+    sql`INSERT INTO reviews (plugin_id, author_id, rating, text)
+      VALUES (${pluginId}, ${personas.owner}, 4, 'Works') RETURNING id`,
+  );
+  const replyId = await insertedId(
+    sql`INSERT INTO review_replies (review_id, author_id, text)
+      VALUES (${reviewId}, ${personas.owner}, 'Thanks') RETURNING id`,
+  );
+  const versionId = await insertedId(
+    sql`INSERT INTO plugin_versions (plugin_id, version, since_build, since_components, file_hash, file_size,
+        file_name, author_id, approval_state)
+      VALUES (${pluginId}, '1.0', '241', '{241}', 'no-file', 0, 'plugin.zip', ${personas.owner}, 'approved')
+      RETURNING id`,
+  );
+  const screenshotId = await insertedId(
+    sql`INSERT INTO plugin_screenshots (plugin_id, position, file_hash, content_type)
+      VALUES (${pluginId}, 0, 'no-file', 'image/png') RETURNING id`,
+  );
+  await t.db.execute(
+    sql`INSERT INTO plugin_documentation_tabs (plugin_id, tab_name, url_suffix, position, content_hash)
+      VALUES (${pluginId}, 'Guide', 'guide', 0, 'no-file')`,
+  );
+  const noteId = await insertedId(
+    sql`INSERT INTO admin_notes (plugin_id, author_id, text) VALUES (${pluginId}, ${personas.admin}, 'Check')
+      RETURNING id`,
+  );
+  const token = await createApiToken(t.db, {
+    userId: personas.owner,
+    name: `revocable ${resourceCount}`,
+    scopes: ['manage'],
+  });
+  return {
+    pluginId,
+    reviewId,
+    replyId,
+    versionId,
+    screenshotId,
+    documentationSuffix: 'guide',
+    noteId,
+    tokenId: token.id,
+  };
+}
+
+beforeAll(async () => {
+  personas.banned = await t.addUser('banned-developer', { banned: true });
+  personas.developer = await t.addUser('other-developer');
+  personas.owner = await t.addUser('plugin-owner');
+  personas.admin = await t.addUser('administrator', { isAdmin: true });
+  // The developer persona is a developer: of a plugin of their own.
+  await t.db.execute(
+    sql`INSERT INTO plugins (family, xml_id, name, owner_id, lifecycle_state, approved)
+      VALUES ('intellij', 'org.example.other', 'Other Plugin', ${personas.developer}, 'published', true)`,
+  );
+  for (const persona of ['banned', 'developer', 'owner', 'admin'] as const) {
+    const created = await createApiToken(t.db, {
+      userId: personas[persona],
+      name: 'access checks',
+      scopes: ['upload', 'manage'],
+    });
+    permanentTokens.set(persona, created.token);
+  }
+});
+
+async function credentialsOf(persona: Persona): Promise<Array<{ kind: string; header?: string }>> {
+  if (persona === 'guest') return [{ kind: 'no token' }];
+  return [
+    { kind: 'sign-in token', header: await t.bearer(personas[persona]) },
+    { kind: 'perm: token', header: `Bearer ${permanentTokens.get(persona)}` },
+  ];
+}
+
+function refusalOf(response: LightMyRequestResponse): Refusal {
+  if (response.statusCode !== 401 && response.statusCode !== 403) return undefined;
+  let message = '';
+  try {
+    message = (response.json() as { message?: string }).message ?? '';
+  } catch {
+    message = response.body;
+  }
+  return { status: response.statusCode, message };
+}
+
+describe('the route table', () => {
+  it('holds the routes that change data, reviews and account tokens among them', () => {
+    const names = writeRoutes.map((route) => `${route.method} ${route.url}`);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'POST /api/comments',
+        'PUT /api/comments/:id',
+        'DELETE /api/comments/:id',
+        'POST /api/comments/:id/replies',
+        'PUT /api/plugins/:id/rating',
+        'POST /api/users/me/tokens',
+        'DELETE /api/users/me/tokens/:id',
+      ]),
+    );
+  });
+
+  it('has an access rule on every route that changes data', () => {
+    expect(writeRoutes.filter((route) => route.rule === undefined)).toEqual([]);
+    expect(() =>
+      expectedRefusal({ method: 'POST', url: '/api/new', rule: undefined, ownAuthorization: false }, 'owner'),
+    ).toThrow('POST /api/new changes data but declares no access rule.');
+  });
+
+  it('can fill the path parameters of every such route', async () => {
+    const resources = await freshResources();
+    for (const route of writeRoutes) expect(() => concretePath(route.url, resources)).not.toThrow();
+  });
+});
+
+describe.each(writeRoutes.map((route) => [`${route.method} ${route.url} (${route.rule})`, route] as const))(
+  '%s',
+  (_title, route) => {
+    it('answers each persona as its declared rule says', async () => {
+      const mismatches: string[] = [];
+      for (const persona of PERSONAS) {
+        const expected = expectedRefusal(route, persona);
+        for (const credential of await credentialsOf(persona)) {
+          // Fresh rows for every call: an owner's DELETE must not change what the next caller meets.
+          const url = concretePath(route.url, await freshResources());
+          const response = await t.app.inject({
+            method: route.method as 'POST',
+            url,
+            headers: credential.header ? { authorization: credential.header } : {},
+          });
+          const actual = refusalOf(response);
+          const asExpected =
+            expected === undefined
+              ? route.ownAuthorization
+                ? ![SIGN_IN_REQUIRED, BANNED_MESSAGE, OWNER_ONLY, ADMIN_ONLY].includes(actual?.message ?? '')
+                : actual === undefined
+              : actual?.status === expected.status && actual.message === expected.message;
+          if (!asExpected) {
+            const wanted = expected ? `${expected.status} "${expected.message}"` : 'not 401/403';
+            mismatches.push(
+              `${persona} (${credential.kind}): expected ${wanted}, got ${response.statusCode} ` +
+                response.body.slice(0, 200),
+            );
+          }
+        }
+      }
+      expect(mismatches).toEqual([]);
+    });
+  },
+);
