@@ -64,7 +64,17 @@ export function LoadedItem({ pluginId, apiBase, ...rest }: LoadedItemProps) {
   );
 }
 
-/** The item page on the marketplace, absolute (the widget runs on another site). */
+/**
+ * The item page on the marketplace, absolute (the widget runs on another site). Only an http(s) address on
+ * the marketplace itself is used: whatever the answer says, a button in someone else's page never becomes a
+ * `javascript:` link or a link to a third site.
+ */
 export function itemPageUrl(plugin: Plugin, apiBase: string): string {
-  return new URL(plugin.info.link, `${apiBase}/`).href;
+  const fallback = new URL(`/plugin/${plugin.id}`, `${apiBase}/`).href;
+  try {
+    const url = new URL(plugin.info.link, `${apiBase}/`);
+    return url.origin === new URL(apiBase).origin ? url.href : fallback;
+  } catch {
+    return fallback;
+  }
 }
