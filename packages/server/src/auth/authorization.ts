@@ -1,4 +1,5 @@
 import type { FastifyRequest, RouteOptions } from 'fastify';
+import { ApiError } from '../plugins/app/errors';
 import type { TokenScope } from './api-tokens';
 import type { AuthenticatedUser } from './users';
 
@@ -136,4 +137,16 @@ export async function refusalFor(
     if (!viewer.isAdmin && !owners.includes(viewer.user.id)) return { status: 403, message: OWNER_ONLY };
   }
   return undefined;
+}
+
+export type SignedInViewer = Extract<Viewer, { kind: 'user' }>;
+
+/**
+ * The signed-in viewer, for handlers of routes whose rule already demands one (the 401 here only guards
+ * against a route declared wrongly).
+ */
+export function signedInViewer(request: FastifyRequest): SignedInViewer {
+  const viewer = request.viewer;
+  if (viewer.kind !== 'user') throw new ApiError('unauthorized', SIGN_IN_REQUIRED);
+  return viewer;
 }

@@ -2,7 +2,7 @@ import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'o
 import type { Database } from '../db/client';
 import type { AuthConfig } from './config';
 import type { IdentityKeys } from './keys';
-import { renderMessagePage } from './login-page';
+import { renderLogoutPage, renderMessagePage } from './login-page';
 import { databaseAdapter } from './oidc-adapter';
 import { findUserById } from './users';
 
@@ -95,7 +95,21 @@ export function createEmbeddedProvider(db: Database, config: AuthConfig, keys: I
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
-      rpInitiatedLogout: { enabled: true },
+      // Our own pages: the library's defaults load web fonts from a third party.
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx, form) => {
+          ctx.type = 'html';
+          ctx.body = renderLogoutPage(form);
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          ctx.type = 'html';
+          ctx.body = renderMessagePage({
+            title: 'Signed out',
+            message: 'You are signed out of Marketplace.',
+          });
+        },
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: async () => audience,

@@ -8,7 +8,14 @@ export {
   SITE_CALLBACK_PATH,
   type AuthConfig,
 } from './config';
-export { GUEST_VIEWER, isWriteMethod, type AuthRule, type Viewer } from './authorization';
+export {
+  GUEST_VIEWER,
+  isWriteMethod,
+  signedInViewer,
+  type AuthRule,
+  type SignedInViewer,
+  type Viewer,
+} from './authorization';
 export { TOKEN_SCOPES, type TokenScope } from './api-tokens';
 export type { AuthenticatedUser, AuthUserBody } from './users';
 export { startLocalChannel, localChannelPath, type LocalChannel } from './local-channel';

@@ -80,3 +80,19 @@ ${error}
 export function renderMessagePage(input: { title: string; message: string }): string {
   return page(input.title, `<h1>${escapeHtml(input.title)}</h1>\n<p>${escapeHtml(input.message)}</p>`);
 }
+
+/**
+ * The sign-out confirmation. `providerForm` is the identity provider's own hidden form (it carries the
+ * anti-forgery value), trusted HTML; the buttons submit it.
+ */
+export function renderLogoutPage(providerForm: string): string {
+  return page(
+    'Sign out',
+    `<h1>Sign out of Marketplace?</h1>
+${providerForm}
+<div class="actions">
+  <button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Sign out</button>
+  <button type="submit" class="secondary" form="op.logoutForm">Stay signed in</button>
+</div>`,
+  );
+}

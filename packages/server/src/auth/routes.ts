@@ -11,6 +11,7 @@ import {
   TOKEN_SCOPES,
   TokenInputError,
 } from './api-tokens';
+import { signedInViewer } from './authorization';
 import { GUEST_AUTH_USER, toAuthUserBody } from './users';
 
 const AuthUserSchema = Type.Object(
@@ -85,8 +86,7 @@ export async function accountRoutes(app: FastifyInstance, { db }: { db: Database
     },
     async (request, reply) => {
       reply.header('cache-control', PRIVATE);
-      if (request.viewer.kind !== 'user') throw new ApiError('unauthorized', 'Please sign in to do this.');
-      return listApiTokens(db, request.viewer.user.id);
+      return listApiTokens(db, signedInViewer(request).user.id);
     },
   );
 
@@ -102,9 +102,9 @@ export async function accountRoutes(app: FastifyInstance, { db }: { db: Database
       },
     },
     async (request, reply) => {
-      if (request.viewer.kind !== 'user') throw new ApiError('unauthorized', 'Please sign in to do this.');
+      const { user } = signedInViewer(request);
       try {
-        const created = await createApiToken(db, { userId: request.viewer.user.id, ...request.body });
+        const created = await createApiToken(db, { userId: user.id, ...request.body });
         return reply.code(201).header('cache-control', PRIVATE).send(created);
       } catch (error) {
         if (error instanceof TokenInputError) throw new ApiError('validation', error.message);
@@ -120,8 +120,7 @@ export async function accountRoutes(app: FastifyInstance, { db }: { db: Database
       schema: { tags: ['users'], summary: 'Revoke one of my permanent API tokens', params: TokenParams },
     },
     async (request, reply) => {
-      if (request.viewer.kind !== 'user') throw new ApiError('unauthorized', 'Please sign in to do this.');
-      const revoked = await revokeApiToken(db, request.viewer.user.id, request.params.id);
+      const revoked = await revokeApiToken(db, signedInViewer(request).user.id, request.params.id);
       if (!revoked) throw new ApiError('notFound', 'You have no such token, or it is already revoked.');
       return reply.code(204).send();
     },

@@ -32,6 +32,7 @@ beforeAll(async () => {
     // Stands in for the site's callback page, which receives the code.
     routes: (app) => {
       app.get('/auth/callback', async (_request, reply) => reply.type('text/html').send('<p>Signed in.</p>'));
+      app.get('/', async (_request, reply) => reply.type('text/html').send('<p>Home.</p>'));
     },
   });
   await testApp.app.listen({ port, host: '127.0.0.1' });
@@ -175,6 +176,43 @@ describe('signing in at the embedded identity service (Chromium)', () => {
     });
     expect(exchanged.status).toBe(400);
     expect(exchanged.body.error).toBe('invalid_grant');
+  }, 60_000);
+
+  it('signs in again without a password while the session lasts, also when the site asks for consent', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const first = pkcePair();
+    await page.goto(authorizationUrl(first.challenge, 'first'));
+    await page.getByLabel('Login').fill('dora');
+    await page.getByLabel('Password').fill('dora-secret-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/auth\/callback\?/);
+
+    const second = pkcePair();
+    await page.goto(`${authorizationUrl(second.challenge, 'second')}&prompt=consent`);
+    await page.waitForURL(/\/auth\/callback\?/);
+    const callback = new URL(page.url());
+    expect(callback.searchParams.get('state')).toBe('second');
+    const exchanged = await tokenRequest({
+      grant_type: 'authorization_code',
+      code: callback.searchParams.get('code') ?? '',
+      redirect_uri: `${publicUrl}/auth/callback`,
+      code_verifier: second.verifier,
+    });
+    expect((await me(String(exchanged.body.access_token))).body).toMatchObject({ login: 'dora' });
+
+    // Signing out ends the session: the next sign-in asks for the password again.
+    await page.goto(
+      `${testApp.config.identity.issuer}/session/end?${new URLSearchParams({
+        id_token_hint: String(exchanged.body.id_token),
+        post_logout_redirect_uri: `${publicUrl}/`,
+      }).toString()}`,
+    );
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${publicUrl}/`);
+    await page.goto(authorizationUrl(pkcePair().challenge, 'third'));
+    await expect(page.getByLabel('Password').isVisible()).resolves.toBe(true);
+    await context.close();
   }, 60_000);
 
   it('shows "Wrong login or password." and sends no code for a wrong password', async () => {
