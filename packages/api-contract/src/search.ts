@@ -1,4 +1,4 @@
-import { IDE_PRODUCT_KEYS } from '@marketplace/core';
+import { IDE_PRODUCT_KEYS, PRODUCT_FAMILIES } from '@marketplace/core';
 import { Type, type Static } from 'typebox';
 import { FamilySchema, PaymentFilterSchema, SortOrderSchema } from './common';
 import { PluginSummarySchema } from './plugins';
@@ -15,7 +15,10 @@ const searchFilters = {
   products: Type.Optional(
     Type.Array(ProductKeySchema, { maxItems: 40, description: 'Compatible with any of' }),
   ),
-  family: Type.Optional(FamilySchema),
+  family: Type.Enum([...PRODUCT_FAMILIES], {
+    default: 'intellij',
+    description: 'Product family (each family is searched on its own, as its listing pages are)',
+  }),
 };
 
 export const SearchPluginsQuery = Type.Object({

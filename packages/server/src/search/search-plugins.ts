@@ -52,13 +52,14 @@ export function prefixQueryText(text: string): string {
 
 /**
  * The condition "matches the text": a full-text match on the weighted document (name, xmlId, vendor, tags,
- * description), or a name close to the text by trigrams, which is what tolerates typos ("kotln", "dokcer").
+ * description), a name close to the text by trigrams, which is what tolerates typos ("kotln", "dokcer"), or
+ * the exact xmlId. Every branch has an index (a case-folded xmlId would have none and scan the table).
  */
 function textMatch(text: string): SQL {
   const prefix = prefixQueryText(text);
   const fullText = prefix ? sql`p.search_vector @@ to_tsquery('simple', ${prefix})` : sql`false`;
   return sql`(${fullText} OR p.search_vector @@ websearch_to_tsquery('english', ${text})
-    OR ${text} <% p.name OR lower(p.xml_id) = lower(${text}))`;
+    OR ${text} <% p.name OR p.xml_id = ${text})`;
 }
 
 /** How well the plugin `p` answers the text: name closeness counts most, then the weighted document. */
@@ -122,7 +123,8 @@ function orderClause(orderBy: SortOrder | undefined, text: string): SQL {
     case 'update date':
       return sql`p.last_updated_at DESC, p.id DESC`;
     case 'publish date':
-      return sql`p.published_at DESC NULLS LAST, p.id DESC`;
+      // Listed items are published, so published_at is set; plain DESC matches the listing index.
+      return sql`p.published_at DESC, p.id DESC`;
     case 'name':
       return sql`lower(p.name) ASC, p.id ASC`;
     case 'rating':
@@ -141,32 +143,25 @@ export async function searchPlugins(
   if (request.products?.length) conditions.push(compatibleWithAny(request.products));
   const where = sql.join(conditions, sql` AND `);
   const text = normalizeSearchText(request.search);
-  // The page is chosen on ids alone; summary columns (tags, vendor) are computed for its rows only.
-  const rows = await selectRows<PluginSummaryRow & { total: number }>(
-    db,
-    sql`WITH page AS MATERIALIZED (
-        SELECT p.id, (count(*) OVER ())::int AS total FROM plugins p
-        WHERE ${where}
-        ORDER BY ${orderClause(request.orderBy, text)}
-        LIMIT ${request.max} OFFSET ${request.offset}
-      ), ordered AS (SELECT id, total, row_number() OVER () AS position FROM page)
-      SELECT ${PLUGIN_SUMMARY_COLUMNS}, o.total
-      FROM ordered o JOIN plugins p ON p.id = o.id LEFT JOIN vendors v ON v.id = p.vendor_id
-      ORDER BY o.position`,
-  );
-  let total = rows[0]?.total;
-  if (total === undefined) {
-    // An offset past the end returns no rows, and so no window count: count separately.
-    total =
-      request.offset === 0
-        ? 0
-        : ((
-            await selectRows<{ total: number }>(
-              db,
-              sql`SELECT count(*)::int AS total FROM plugins p WHERE ${where}`,
-            )
-          )[0]?.total ?? 0);
-  }
+  // The page is chosen on ids alone (a listing index can serve the order and the limit), summary columns
+  // are computed for its rows only, and the total is counted on its own (a window count would make
+  // every query read all of its matches before the limit).
+  const [rows, counted] = await Promise.all([
+    selectRows<PluginSummaryRow>(
+      db,
+      sql`WITH page AS MATERIALIZED (
+          SELECT p.id FROM plugins p
+          WHERE ${where}
+          ORDER BY ${orderClause(request.orderBy, text)}
+          LIMIT ${request.max} OFFSET ${request.offset}
+        ), ordered AS (SELECT id, row_number() OVER () AS position FROM page)
+        SELECT ${PLUGIN_SUMMARY_COLUMNS}
+        FROM ordered o JOIN plugins p ON p.id = o.id LEFT JOIN vendors v ON v.id = p.vendor_id
+        ORDER BY o.position`,
+    ),
+    selectRows<{ total: number }>(db, sql`SELECT count(*)::int AS total FROM plugins p WHERE ${where}`),
+  ]);
+  const total = counted[0]?.total ?? 0;
   return { plugins: rows.map(toPluginSummary), total };
 }
 
