@@ -29,6 +29,9 @@ const INVISIBLE_CHARACTERS =
   // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF]/g;
 
+/** Where an HTML parser would start a tag, a comment, a doctype or a processing instruction. */
+const MARKUP_START = /<(?=[a-zA-Z!/?])/g;
+
 function removeMarkupOnce(text: string): string {
   return sanitizeHtml(text, REMOVE_ALL_MARKUP).replace(
     /&(?:lt|gt|quot|#39|amp);/g,
@@ -50,6 +53,9 @@ export function sanitizeReviewText(input: string): string {
   }
   // Text that is still changing after so many rounds is an attack, not a review: keep no angle brackets.
   if (removeMarkupOnce(text) !== text) text = text.replace(/[<>]/g, '');
+  // What the parser leaves as text at the very end ("</", "<!", "<a") could still start markup next to a
+  // page's own HTML: a space after the bracket makes it text for every parser.
+  text = text.replace(MARKUP_START, '< ');
   return text
     .split('\n')
     .map((line) => line.trimEnd())
