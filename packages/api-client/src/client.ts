@@ -1,4 +1,10 @@
-import { formatStatisticsDate, tagsForUpdate, type ProductFamily } from '@marketplace/core';
+import {
+  formatStatisticsDate,
+  screenshotsToUpload,
+  tagsForUpdate,
+  type EditableScreenshot,
+  type ProductFamily,
+} from '@marketplace/core';
 import type { PageRelation } from './link-header';
 import { apiPaths } from './paths';
 import { buildQuery, type QueryParameters } from './query';
@@ -318,6 +324,38 @@ export class ApiClient {
       file: input.file,
       ...(input.fileName === undefined ? {} : { fileName: input.fileName }),
       fields: { ...target, channel: input.channel, notes: input.notes, isHidden: input.isHidden },
+    });
+  }
+
+  /**
+   * Adds the screenshots that carry a new file (core's screenshotsToUpload: removed ones and ones already
+   * uploaded are not sent). Resolves without a call when there is nothing to send.
+   */
+  async uploadScreenshots<T = unknown>(
+    pluginId: number,
+    screenshots: readonly EditableScreenshot<Blob>[],
+    options: UploadCallOptions = {},
+  ): Promise<UploadOutcome<T>> {
+    const files = screenshotsToUpload(screenshots).map((screenshot) => screenshot.file);
+    if (files.length === 0) {
+      return { ok: true, data: undefined, result: { errors: [], warnings: [], isErrorUnknown: false } };
+    }
+    return this.upload<T>(`${apiPaths.plugin(pluginId)}/screenshots`, { ...options, file: files });
+  }
+
+  // Management ----------------------------------------------------------------------------------------------
+
+  /** Sets a plugin's tags, every tag (name, id or tag) sent as a string (spec §5, core's tagsForUpdate). */
+  updateTags(
+    pluginId: number,
+    tags: readonly (string | number | { id: number })[],
+    options?: CallOptions,
+  ): Promise<ApiAnswer> {
+    return this.transport.send({
+      ...options,
+      method: 'POST',
+      path: `${apiPaths.plugin(pluginId)}/tags`,
+      json: tagsForUpdate(tags),
     });
   }
 

@@ -19,9 +19,9 @@ export interface UploadProgress {
 export type UploadFieldValue = string | number | boolean | readonly (string | number)[] | undefined;
 
 export interface UploadOptions extends Omit<CallOptions, 'omitCredentials'> {
-  /** The archive or image, sent in the field `file` (spec §7). */
-  file: Blob;
-  /** The file name to send when `file` is a Blob without one. */
+  /** The archive or image, sent in the field `file` (spec §7); several files go as several `file` parts. */
+  file: Blob | readonly Blob[];
+  /** The file name to send for a single file (instead of its own, or for a Blob without one). */
   fileName?: string;
   /** Other form fields, sent before the file; arrays repeat the field (tags are strings: core's tagsForUpdate). */
   fields?: Readonly<Record<string, UploadFieldValue>>;
@@ -149,8 +149,12 @@ function buildForm(options: UploadOptions): FormData {
       for (const item of value as readonly (string | number)[]) form.append(name, String(item));
     else form.append(name, String(value));
   }
-  const fileName = options.fileName ?? (options.file as Partial<File>).name ?? 'file';
-  form.append('file', options.file, fileName);
+  const files: readonly Blob[] = options.file instanceof Blob ? [options.file] : options.file;
+  for (const file of files) {
+    const ownName = (file as Partial<File>).name;
+    const name = files.length === 1 && options.fileName ? options.fileName : ownName || 'file';
+    form.append('file', file, name);
+  }
   return form;
 }
 

@@ -343,3 +343,58 @@ describe('reviews against the real server', () => {
     expect(failure.message).toMatch(/sign in/i);
   });
 });
+
+describe('managing a plugin against the real server', () => {
+  const owner = () =>
+    createApiClient({ baseUrl: marketplace.origin, getToken: () => marketplace.catalogue.ownerToken });
+  // A 1x1 PNG.
+  const png = () =>
+    new File(
+      [
+        Buffer.from(
+          'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+          'base64',
+        ),
+      ],
+      'screen.png',
+      { type: 'image/png' },
+    );
+
+  it('sets tags given as names, ids or tags, all sent as strings', async () => {
+    const { formatterIds } = marketplace.catalogue;
+    const pluginId = formatterIds[9]!;
+    const plugin = await client.getPlugin(pluginId);
+    const formatting = plugin.tags.find((tag) => tag.name === 'Formatting')!;
+    const answer = await owner().updateTags(pluginId, [formatting, 'Linting']);
+    expect(answer.kind).toBe('json');
+    expect((await owner().getPlugin(pluginId)).tags.map((tag) => tag.name).sort()).toEqual([
+      'Formatting',
+      'Linting',
+    ]);
+
+    const unknown = (await owner()
+      .updateTags(pluginId, ['No Such Tag'])
+      .catch((error: unknown) => error)) as ApiError;
+    expect(unknown.status).toBe(400);
+    expect(unknown.message).toBe('Unknown tags: No Such Tag.');
+  });
+
+  it('uploads only the screenshots that carry a new file', async () => {
+    const { formatterIds } = marketplace.catalogue;
+    const pluginId = formatterIds[10]!;
+    const nothing = await owner().uploadScreenshots(pluginId, [{ url: '/kept.png' }]);
+    expect(nothing.ok).toBe(true);
+    const outcome = await owner().uploadScreenshots<{ id: number; url: string }[]>(pluginId, [
+      { url: '/already-there.png' },
+      { url: '', file: png() },
+      { url: '', file: png(), deleted: true },
+      { url: '', file: png() },
+    ]);
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    expect(outcome.data).toHaveLength(2);
+    const stored = await fetch(client.url(outcome.data![0]!.url));
+    expect(stored.headers.get('content-type')).toBe('image/png');
+    await stored.arrayBuffer();
+  });
+});
