@@ -1,0 +1,135 @@
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { renderAuthMetaTags } from '../auth/config';
+import type { AuthConfig } from '../auth/config';
+import { pageSecurityHeaders } from './security-headers';
+
+export { contentSecurityPolicy, pageSecurityHeaders } from './security-headers';
+
+/** Where `pnpm --filter @marketplace/site build` puts the site. */
+export const DEFAULT_SITE_DIR = fileURLToPath(new URL('../../../../site/dist', import.meta.url));
+
+/** Where the site's HTML expects the server's head tags. */
+const HEAD_MARKER = '<!--mp-head-->';
+
+/**
+ * The site's routes. Everything else (the API, /oidc, the IDE feeds, /plugin/download, the SDK files) keeps its
+ * own routes: Fastify prefers a static segment such as /plugin/download over the parametric /plugin/:item.
+ */
+export const SITE_ROUTES = [
+  '/search',
+  '/plugin/:item',
+  '/plugin/:item/:tab',
+  '/author/:userId',
+  '/dashboard',
+  '/dashboard/*',
+  '/admin',
+  '/admin/*',
+  '/auth/callback',
+  '/embeddable/:type/:pluginId',
+] as const;
+
+export interface SiteHostingOptions {
+  auth: AuthConfig;
+  /** The built site (default: site/dist of this repository). */
+  siteDir?: string;
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+/** The page every site route answers: the built index.html with the identity service's meta tags. */
+export function renderSitePage(template: string, auth: AuthConfig): string {
+  const head = renderAuthMetaTags(auth);
+  return template.includes(HEAD_MARKER)
+    ? template.replace(HEAD_MARKER, head)
+    : template.replace('</head>', `${head}\n</head>`);
+}
+
+const MISSING_BUILD_PAGE = (siteDir: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Marketplace</title></head>
+<body><h1>The marketplace site is not built</h1>
+<p>Run <code>pnpm build</code> (or <code>pnpm --filter @marketplace/site build</code>) and restart the server.
+It looks for the site in <code>${escapeHtml(siteDir)}</code>.</p></body></html>
+`;
+
+function identityOriginOf(auth: AuthConfig): string | undefined {
+  const issuer = new URL(auth.identity.issuer);
+  return issuer.origin === new URL(auth.publicUrl).origin ? undefined : issuer.origin;
+}
+
+/**
+ * Serves the built marketplace site: its hashed assets (cached for a year), and its HTML for every site route
+ * with the sign-in meta tags and the security headers (no framing except /embeddable/*, no inline script).
+ */
+export default fp(
+  async function siteHosting(app: FastifyInstance, options: SiteHostingOptions) {
+    const siteDir = resolve(options.siteDir ?? DEFAULT_SITE_DIR);
+    const indexPath = join(siteDir, 'index.html');
+    const built = existsSync(indexPath);
+    if (!built) app.log.warn({ siteDir }, 'The site is not built; its pages explain how to build it.');
+    const page = built
+      ? renderSitePage(readFileSync(indexPath, 'utf8'), options.auth)
+      : MISSING_BUILD_PAGE(siteDir);
+    const identityOrigin = identityOriginOf(options.auth);
+    const headers = pageSecurityHeaders({ identityOrigin, framable: false });
+    const framableHeaders = pageSecurityHeaders({ identityOrigin, framable: true });
+
+    function sendPage(request: FastifyRequest, reply: FastifyReply) {
+      const path = request.url.split('?')[0] ?? '';
+      const framable = path.startsWith('/embeddable/');
+      return (
+        reply
+          .code(built ? 200 : 503)
+          .headers(framable ? framableHeaders : headers)
+          // The HTML names the current asset files, so it is checked every time; the assets are immutable.
+          .header('cache-control', 'no-cache')
+          .type('text/html; charset=utf-8')
+          .send(page)
+      );
+    }
+
+    // The home page: an earlier plugin answers GET / with an API overview, so the site takes / over here.
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return;
+      const path = request.url.split('?')[0];
+      if (path === '/' || path === '/index.html') return sendPage(request, reply);
+    });
+
+    for (const route of SITE_ROUTES) app.get(route, { schema: { hide: true } }, sendPage);
+
+    if (!built) return;
+    const assetsDir = join(siteDir, 'assets');
+    if (existsSync(assetsDir)) {
+      await app.register(fastifyStatic, {
+        root: assetsDir,
+        prefix: '/assets/',
+        decorateReply: false,
+        index: false,
+        immutable: true,
+        maxAge: '365d',
+        cacheControl: true,
+      });
+    }
+    // Files the site keeps at its root (the icon): a fixed list read at start, never a path from the request.
+    for (const name of readdirSync(siteDir)) {
+      const file = join(siteDir, name);
+      if (name === 'index.html' || !statSync(file).isFile()) continue;
+      const body = readFileSync(file);
+      const type = name.endsWith('.svg')
+        ? 'image/svg+xml'
+        : name.endsWith('.txt')
+          ? 'text/plain'
+          : 'application/octet-stream';
+      app.get(`/${name}`, { schema: { hide: true } }, (_request, reply) =>
+        reply.header('cache-control', 'public, max-age=3600').type(type).send(body),
+      );
+    }
+  },
+  { name: 'site-hosting', fastify: '5.x' },
+);

@@ -1,0 +1,103 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authConfigFromEnv } from '../auth/config';
+import siteHosting from './index';
+
+const TEMPLATE = `<!doctype html><html><head><title>Marketplace</title><!--mp-head--></head>
+<body><div id="root"></div><script type="module" src="/assets/index-abc.js"></script></body></html>`;
+
+describe('site hosting', () => {
+  let siteDir: string;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    siteDir = await mkdtemp(join(tmpdir(), 'site-hosting-'));
+    await mkdir(join(siteDir, 'assets'));
+    await writeFile(join(siteDir, 'index.html'), TEMPLATE);
+    await writeFile(join(siteDir, 'assets', 'index-abc.js'), 'console.log("site")');
+    await writeFile(join(siteDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    app = Fastify();
+    // The routes the site must never shadow, as the real server has them.
+    app.get('/', async () => 'api overview');
+    app.get('/api/plugins/:id', async () => ({ id: 1 }));
+    app.get('/plugin/download', async () => 'file');
+    app.get('/plugins/list', async () => '<plugins/>');
+    const auth = authConfigFromEnv({}, { publicUrl: 'https://market.example', dataDir: siteDir });
+    await app.register(siteHosting, { auth, siteDir });
+    await app.ready();
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await rm(siteDir, { recursive: true, force: true });
+  });
+
+  it('answers site routes with the built page and the identity service in meta tags', async () => {
+    for (const url of [
+      '/',
+      '/search?search=git',
+      '/plugin/12-git-tools',
+      '/plugin/12-git-tools/reviews',
+      '/author/3',
+      '/dashboard/new',
+    ]) {
+      const response = await app.inject({ url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type']).toContain('text/html');
+      expect(response.body).toContain('<meta name="mp-auth-issuer" content="https://market.example/oidc">');
+      expect(response.body).toContain('<meta name="mp-auth-client-id"');
+      expect(response.body).not.toContain('<!--mp-head-->');
+      expect(response.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('leaves the API, the feeds and downloads to their own routes', async () => {
+    expect((await app.inject({ url: '/api/plugins/1' })).json()).toEqual({ id: 1 });
+    expect((await app.inject({ url: '/plugin/download' })).body).toBe('file');
+    expect((await app.inject({ url: '/plugins/list' })).body).toBe('<plugins/>');
+    expect((await app.inject({ url: '/api/unknown' })).statusCode).toBe(404);
+  });
+
+  it('refuses framing of every page but the embed pages, with a CSP that allows no inline script', async () => {
+    const page = await app.inject({ url: '/plugin/12-git-tools' });
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
+
+    const embed = await app.inject({ url: '/embeddable/card/12' });
+    expect(embed.statusCode).toBe(200);
+    expect(embed.headers['x-frame-options']).toBeUndefined();
+    expect(String(embed.headers['content-security-policy'])).toContain('frame-ancestors *');
+  });
+
+  it('serves hashed assets for a year and root files of the build', async () => {
+    const asset = await app.inject({ url: '/assets/index-abc.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+    const icon = await app.inject({ url: '/favicon.svg' });
+    expect(icon.headers['content-type']).toContain('image/svg+xml');
+    expect((await app.inject({ url: '/assets/../index.html' })).body).not.toContain('console.log');
+    expect((await app.inject({ url: '/assets/missing.js' })).statusCode).toBe(404);
+  });
+
+  it('explains how to build the site when it is not built', async () => {
+    const bare = Fastify();
+    const emptyDir = await mkdtemp(join(tmpdir(), 'site-missing-'));
+    try {
+      const auth = authConfigFromEnv({}, { publicUrl: 'https://market.example', dataDir: emptyDir });
+      await bare.register(siteHosting, { auth, siteDir: emptyDir });
+      const response = await bare.inject({ url: '/search' });
+      expect(response.statusCode).toBe(503);
+      expect(response.body).toContain('pnpm build');
+    } finally {
+      await bare.close();
+      await rm(emptyDir, { recursive: true, force: true });
+    }
+  });
+});
