@@ -377,7 +377,7 @@ export class ApiClient {
 
   /** Yields `first` and every following page until the last one. */
   async *pages<T>(first: Paged<T>, options?: CallOptions): AsyncGenerator<Paged<T>, void, undefined> {
-    const seen = new Set<string>();
+    const seen = new Set<string>([first.url]);
     let page: Paged<T> | undefined = first;
     while (page !== undefined) {
       yield page;

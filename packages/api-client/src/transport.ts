@@ -59,6 +59,8 @@ export type ApiAnswer<T = unknown> =
 /** A paginated answer: the body, the links to the other pages, and the total the server counted. */
 export interface Paged<TBody> {
   data: TBody;
+  /** The absolute address this page was read from. */
+  url: string;
   links: PageLinks;
   /** X-Total-Count: how many items all pages hold together (undefined when the server did not say). */
   totalCount: number | undefined;
@@ -166,9 +168,10 @@ export class ApiTransport {
 
   /** sendJson() for a paginated call, keeping the links and the total. */
   async sendPaged<T>(request: ApiRequest): Promise<Paged<T>> {
+    const url = this.url(request.path, request.query);
     const answer = await this.send<T>(request);
-    const data = expectJson(answer, request.method, this.url(request.path, request.query));
-    return { data, links: answer.links, totalCount: totalCountOf(answer.headers) };
+    const data = expectJson(answer, request.method, url);
+    return { data, url, links: answer.links, totalCount: totalCountOf(answer.headers) };
   }
 
   /** Runs a step of a call, turning failures other than an abort into NetworkError. */

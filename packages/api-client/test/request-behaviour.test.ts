@@ -183,11 +183,38 @@ describe('failures', () => {
     const signedIn = createApiClient({ baseUrl: double.origin, getToken: () => 'perm:secret' });
     const foreign = await signedIn.request<unknown[]>({ method: 'GET', path: '/foreign-links' });
     expect(foreign.links.next).toBe('https://elsewhere.example/api/steal?page=2');
-    const paged = { data: [], links: foreign.links, totalCount: undefined };
+    const paged = {
+      data: [],
+      url: `${double.origin}/foreign-links`,
+      links: foreign.links,
+      totalCount: undefined,
+    };
     await expect(signedIn.followLink(paged)).rejects.toThrow(
       `Refusing to call https://elsewhere.example: this client talks only to ${double.origin}.`,
     );
     expect(double.requests.some((request) => request.url.includes('steal'))).toBe(false);
+  });
+
+  it('stops walking pages when a next link leads back to a page already read', async () => {
+    let page = 0;
+    double.on('/circular', (_request, response) => {
+      page += 1;
+      // Page 2 names page 1 as its next page, as a faulty server might.
+      const next = page % 2 === 1 ? '/circular?page=2' : '/circular?page=1';
+      json(response, 200, [page], { link: `<${next}>; rel="next"` });
+    });
+    const guest = client();
+    const first = await guest.request<number[]>({ method: 'GET', path: '/circular?page=1' });
+    expect(first.kind).toBe('json');
+    const start = {
+      data: [1],
+      url: `${double.origin}/circular?page=1`,
+      links: first.links,
+      totalCount: undefined,
+    };
+    const seen: number[][] = [];
+    for await (const read of guest.pages(start)) seen.push(read.data);
+    expect(seen).toEqual([[1], [2]]);
   });
 
   it('refuses ids and base URLs that cannot be right before sending anything', async () => {
