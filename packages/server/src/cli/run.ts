@@ -2,9 +2,10 @@ import type { CliIo, Command } from './command';
 import { UsageError } from './command';
 import { migrateCommand } from './commands/migrate';
 import { seedCommand } from './commands/seed';
+import { tokensCommand, usersCommand } from '../auth/cli';
 
 /** Every command of `mp`; a new command is one file in commands/ and one entry here. */
-export const COMMANDS: readonly Command[] = [seedCommand, migrateCommand];
+export const COMMANDS: readonly Command[] = [seedCommand, migrateCommand, usersCommand, tokensCommand];
 
 export function generalUsage(commands: readonly Command[] = COMMANDS): string {
   const width = Math.max(...commands.map((command) => command.name.length), 4);
