@@ -41,6 +41,7 @@ const hashOnlyFileStore: FileStore = {
     return false;
   },
   async *list() {},
+  async flush() {},
 };
 
 export interface SeededDatabase {
