@@ -21,7 +21,9 @@ describe('<mp-plugin-card>', () => {
   });
 
   it('renders the item from the marketplace inside its shadow root and announces the item data', async () => {
-    vi.stubGlobal('fetch', marketplaceFetch(API, [pluginFixture({ id: 7, name: 'Rainbow Brackets' })]));
+    const plugin = pluginFixture({ id: 7, name: 'Rainbow Brackets' });
+    plugin.info.icon = '/api/plugins/7/icon?v=1';
+    vi.stubGlobal('fetch', marketplaceFetch(API, [plugin]));
     const announced: EmbedItemDataMessage[] = [];
     document.body.addEventListener('embed:item-data', (event) => announced.push(event.detail));
     const card = renderCard({ 'plugin-id': '7', 'api-base': API });
@@ -32,6 +34,8 @@ describe('<mp-plugin-card>', () => {
     const link = card.shadowRoot?.querySelector<HTMLAnchorElement>('.mp-card__name a');
     expect(link?.href).toBe(`${API}/plugin/7-rainbow-brackets`);
     expect(link?.target).toBe('_blank');
+    // The icon comes from the marketplace, not from the page the card is on.
+    expect(card.shadowRoot?.querySelector('img')?.getAttribute('src')).toBe(`${API}/api/plugins/7/icon?v=1`);
     // The host page's styles cannot reach the card, and the card's styles stay inside.
     expect(document.querySelector('.mp-card')).toBeNull();
     await vi.waitFor(() => expect(announced).toHaveLength(1));
