@@ -46,7 +46,11 @@ function zipOf(mtime: Date, entries: Array<[name: string, content: string | Buff
   return new Promise((resolve, reject) => {
     const zip = new yazl.ZipFile();
     for (const [name, content] of entries) {
-      zip.addBuffer(typeof content === 'string' ? Buffer.from(content, 'utf8') : content, name, { mtime });
+      // Stored, not deflated: the entries are a few hundred bytes, and bulk seeds build hundreds of thousands.
+      zip.addBuffer(typeof content === 'string' ? Buffer.from(content, 'utf8') : content, name, {
+        mtime,
+        compress: false,
+      });
     }
     zip.end();
     const chunks: Buffer[] = [];

@@ -296,7 +296,8 @@ export function generateDemoCatalogue(options: DemoCatalogueOptions = {}): DemoC
         ? random.int(30, 1400)
         : Math.floor(Math.exp(random.next() * Math.log(1400 / 3)) * 3);
       const hit = random.chance(0.03) ? random.int(40, 500) : 1;
-      const baseDaily = Math.exp(random.normal(0.2, 1.5)) * hit;
+      // Long tail: half the items see fewer than one download every two days; a few see thousands a day.
+      const baseDaily = Math.exp(random.normal(-0.8, 1.7)) * hit;
       const quality = 2.6 + random.next() * 2.4;
       const createdAt = daysAgo(ageDays, random);
 

@@ -39,6 +39,11 @@ export interface FileStore {
   remove(hash: string): Promise<boolean>;
   /** Every stored hash, in no particular order (for sweeping files no row refers to). */
   list(): AsyncIterable<string>;
+  /**
+   * Makes every file put so far durable and visible. Stores that are durable at each put do nothing; a
+   * store that defers durability for bulk loads publishes its pending files here.
+   */
+  flush(): Promise<void>;
 }
 
 export class FileTooLargeError extends Error {

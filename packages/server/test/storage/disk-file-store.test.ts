@@ -120,3 +120,35 @@ describe('the disk file store', () => {
     expect(await collect(store.list())).toEqual([]);
   });
 });
+
+describe('the disk file store with deferred durability', () => {
+  let directory: string;
+  let store: DiskFileStore;
+  beforeEach(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'mp-files-'));
+    store = createFileStore(directory, { deferDurability: true });
+  });
+  afterEach(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('publishes files under their hash only when flushed, once per content', async () => {
+    const first = await store.put(Buffer.from('archive one'));
+    const again = await store.put(Buffer.from('archive one'));
+    const second = await store.put(Readable.from([Buffer.from('archive '), Buffer.from('two')]));
+    expect(again).toEqual(first);
+    expect(second).toEqual({ hash: sha256('archive two'), size: 11 });
+    expect(await store.has(first.hash)).toBe(false);
+    expect(await collect(store.list())).toEqual([]);
+
+    await store.flush();
+    expect((await collect(store.list())).sort()).toEqual([first.hash, second.hash].sort());
+    expect(await text((await store.open(second.hash))!.stream)).toBe('archive two');
+    expect((await readdir(join(directory, 'files'))).filter((name) => name.startsWith('.'))).toEqual([]);
+
+    // Content already published is not written again.
+    expect(await store.put(Buffer.from('archive one'))).toEqual(first);
+    await store.flush();
+    expect(await collect(store.list())).toHaveLength(2);
+  });
+});

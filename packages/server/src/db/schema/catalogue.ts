@@ -317,9 +317,8 @@ export const pluginLatestVersions = pgView('plugin_latest_versions', versionColu
 export const downloadCounts = pgTable(
   'download_counts',
   {
-    pluginId: integer('plugin_id')
-      .notNull()
-      .references(() => plugins.id, { onDelete: 'cascade' }),
+    /** The version's plugin; not a foreign key of its own (0002), the version's key covers it. */
+    pluginId: integer('plugin_id').notNull(),
     versionId: integer('version_id')
       .notNull()
       .references(() => pluginVersions.id, { onDelete: 'cascade' }),
