@@ -94,12 +94,16 @@ export default fp(
       );
     }
 
-    // The home page: an earlier plugin answers GET / with an API overview, so the site takes / over here.
-    app.addHook('onRequest', async (request, reply) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return;
-      const path = request.url.split('?')[0];
-      if (path === '/' || path === '/index.html') return sendPage(request, reply);
-    });
+    // The home page: an earlier plugin answers GET / with an overview of the API. Browsers (which ask for
+    // HTML by name) get the site there; other clients keep the overview.
+    if (built) {
+      app.addHook('onRequest', async (request, reply) => {
+        if (request.method !== 'GET' && request.method !== 'HEAD') return;
+        if (request.url.split('?')[0] !== '/' || !String(request.headers.accept ?? '').includes('text/html'))
+          return;
+        return sendPage(request, reply);
+      });
+    }
 
     for (const route of SITE_ROUTES) app.get(route, { schema: { hide: true } }, sendPage);
 

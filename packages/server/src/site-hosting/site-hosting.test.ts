@@ -36,8 +36,11 @@ describe('site hosting', () => {
   });
 
   it('answers site routes with the built page and the identity service in meta tags', async () => {
+    const home = await app.inject({ url: '/', headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(home.body).toContain('mp-auth-issuer');
+    // Clients that do not ask for HTML keep the server's own overview at /.
+    expect((await app.inject({ url: '/' })).body).toBe('api overview');
     for (const url of [
-      '/',
       '/search?search=git',
       '/plugin/12-git-tools',
       '/plugin/12-git-tools/reviews',
