@@ -1,8 +1,10 @@
+import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { authPlugin } from './auth/plugin';
 import type { Config } from './config';
 import type { DatabaseConnection } from './db/client';
 import type { FileStore } from './storage';
+import { AnswerCache } from './plugins/app/answer-cache';
 import caching from './plugins/app/caching';
 import errorHandling from './plugins/app/errors';
 import services from './plugins/app/services';
@@ -12,6 +14,7 @@ import openApi from './plugins/external/openapi';
 import publishing from './publishing';
 import reviewRoutes from './reviews/routes';
 import routes from './routes';
+import siteHosting from './site-hosting';
 
 /** What the application is built from: tests pass a fresh database and store, the server its real ones. */
 export interface AppDependencies {
@@ -31,7 +34,13 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   const loggerOption = dependencies.logger ?? false;
   const isLoggerInstance =
     typeof loggerOption === 'object' && loggerOption !== null && 'child' in loggerOption;
+  const answers = new AnswerCache(config.responseCacheMs, config.cacheMaxAgeSeconds);
   const app = Fastify({
+    // A kept public answer is sent by the HTTP server itself, before routing, hooks and serialization.
+    serverFactory: (handler) =>
+      createServer((request, response) => {
+        if (!answers.enabled || !answers.serveRaw(request, response)) handler(request, response);
+      }),
     ...(isLoggerInstance ? { loggerInstance: loggerOption as FastifyBaseLogger } : { logger: loggerOption }),
     trustProxy: true,
     // Keep the API's own URLs exact: a trailing slash is a different resource for caches and ETags.
@@ -45,7 +54,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   await app.register(errorHandling);
   // CORS first: its onRequest hook must also run for answers the caching plugin replays.
   await app.register(cors);
-  await app.register(caching, { maxAgeSeconds: config.cacheMaxAgeSeconds, replayMs: config.responseCacheMs });
+  await app.register(caching, { answers });
   await app.register(compression);
   await app.register(services, dependencies);
   // Sign-in resolves request.viewer and checks every route's declared rule: it must precede the routes.
@@ -54,5 +63,6 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   await app.register(routes);
   await app.register(publishing);
   await app.register(reviewRoutes);
+  await app.register(siteHosting, { auth: config.auth });
   return app;
 }
