@@ -88,9 +88,10 @@ export function createEmbeddedProvider(db: Database, config: AuthConfig, keys: I
       await grant.save();
       return grant;
     },
-    // Refresh tokens for the site whether or not it asked for offline_access (which needs a consent prompt).
+    // Refresh tokens for the site whether or not it asked for offline_access (which needs a consent prompt)...
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    expiresWithSession: async () => false,
+    // ...bound to the sign-in session: signing out (or the session running out) ends them all.
+    expiresWithSession: async () => true,
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
@@ -131,7 +132,7 @@ export function createEmbeddedProvider(db: Database, config: AuthConfig, keys: I
       AuthorizationCode: 60,
       IdToken: 3600,
       Interaction: 60 * 60,
-      Session: 14 * 24 * 60 * 60,
+      Session: 30 * 24 * 60 * 60,
       Grant: 30 * 24 * 60 * 60,
       RefreshToken: 30 * 24 * 60 * 60,
     },

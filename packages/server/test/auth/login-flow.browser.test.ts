@@ -178,7 +178,7 @@ describe('signing in at the embedded identity service (Chromium)', () => {
     expect(exchanged.body.error).toBe('invalid_grant');
   }, 60_000);
 
-  it('signs in again without a password while the session lasts, also when the site asks for consent', async () => {
+  it('reuses the session without a password (also for prompt=consent) until sign-out, which ends the refresh tokens', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const first = pkcePair();
@@ -210,6 +210,11 @@ describe('signing in at the embedded identity service (Chromium)', () => {
     );
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(`${publicUrl}/`);
+    const afterSignOut = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: String(exchanged.body.refresh_token),
+    });
+    expect(afterSignOut.body.error).toBe('invalid_grant');
     await page.goto(authorizationUrl(pkcePair().challenge, 'third'));
     await expect(page.getByLabel('Password').isVisible()).resolves.toBe(true);
     await context.close();
