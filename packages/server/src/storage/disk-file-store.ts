@@ -52,6 +52,7 @@ export class DiskFileStore implements FileStore {
   ) {}
 
   async put(content: Readable | Uint8Array, options: PutOptions = {}): Promise<StoredFile> {
+    if (content instanceof Uint8Array) return this.putBytes(content, options);
     await mkdir(this.root, { recursive: true });
     const temporaryPath = join(this.root, `${TEMPORARY_PREFIX}${randomUUID()}`);
     const hasher = createHash('sha256');
@@ -83,22 +84,57 @@ export class DiskFileStore implements FileStore {
         else this.pending.set(hash, temporaryPath);
         return { hash, size };
       }
-      const shardDirectory = join(this.root, hash.slice(0, 2));
-      const finalPath = this.finalPathOf(hash);
-      if (await exists(finalPath)) {
+      if (await exists(this.finalPathOf(hash))) {
         await unlink(temporaryPath);
         return { hash, size };
       }
-      const createdShard = !(await exists(shardDirectory));
-      await mkdir(shardDirectory, { recursive: true });
-      if (createdShard) await syncPath(this.root);
-      await rename(temporaryPath, finalPath);
-      await syncPath(shardDirectory);
+      await this.publish(temporaryPath, hash);
       return { hash, size };
     } catch (error) {
       await unlink(temporaryPath).catch(() => undefined);
       throw error;
     }
+  }
+
+  /** Bytes already in memory: hashed first, so content that is already stored is never written again. */
+  private async putBytes(content: Uint8Array, options: PutOptions): Promise<StoredFile> {
+    const size = content.byteLength;
+    if (options.maxBytes !== undefined && size > options.maxBytes)
+      throw new FileTooLargeError(options.maxBytes);
+    const hash = createHash('sha256').update(content).digest('hex');
+    const finalPath = this.finalPathOf(hash);
+    if (this.pending.has(hash) || (await exists(finalPath))) return { hash, size };
+    await mkdir(this.root, { recursive: true });
+    const temporaryPath = join(this.root, `${TEMPORARY_PREFIX}${randomUUID()}`);
+    const deferred = this.options.deferDurability === true;
+    try {
+      const handle = await open(temporaryPath, 'wx', 0o644);
+      try {
+        await handle.writeFile(content);
+        if (!deferred) await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      if (deferred) {
+        this.pending.set(hash, temporaryPath);
+        return { hash, size };
+      }
+      await this.publish(temporaryPath, hash);
+      return { hash, size };
+    } catch (error) {
+      await unlink(temporaryPath).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Moves a flushed temporary file to its hash name and makes the new name durable. */
+  private async publish(temporaryPath: string, hash: string): Promise<void> {
+    const shardDirectory = join(this.root, hash.slice(0, 2));
+    const createdShard = !(await exists(shardDirectory));
+    await mkdir(shardDirectory, { recursive: true });
+    if (createdShard) await syncPath(this.root);
+    await rename(temporaryPath, this.finalPathOf(hash));
+    await syncPath(shardDirectory);
   }
 
   async open(hash: string, options: OpenOptions = {}): Promise<OpenedFile | undefined> {

@@ -79,6 +79,9 @@ describe('the disk file store', () => {
   it('refuses content over the size limit and stores nothing', async () => {
     const attempt = store.put(Readable.from([Buffer.alloc(600), Buffer.alloc(600)]), { maxBytes: 1000 });
     await expect(attempt).rejects.toBeInstanceOf(FileTooLargeError);
+    await expect(store.put(Buffer.alloc(1001), { maxBytes: 1000 })).rejects.toThrow(
+      'The file is larger than the 1000 bytes allowed.',
+    );
     expect(await readdir(join(directory, 'files'))).toEqual([]);
     expect(await store.put(Buffer.alloc(1000), { maxBytes: 1000 })).toMatchObject({ size: 1000 });
   });
