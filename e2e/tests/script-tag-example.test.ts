@@ -71,7 +71,7 @@ describe('the script-tag example page', () => {
   it('renders the plugin card with the item the marketplace serves', async () => {
     ide = await startIdeSimulator({ port: 63342 });
     const served = (await (await fetch(`${marketplace.origin}/api/plugins/${items.plugin.id}`)).json()) as {
-      info: { name: string; link: string; downloads: number };
+      info: { name: string; link: string; downloads: number; icon: string };
       vendor: { name: string };
     };
     const { page, errors } = await openExample();
@@ -82,6 +82,14 @@ describe('the script-tag example page', () => {
     const link = card.locator('.mp-card__name a');
     expect(await link.getAttribute('href')).toBe(new URL(served.info.link, sdkHost.origin).href);
     expect(await link.getAttribute('target')).toBe('_blank');
+    // The icon loads from the marketplace although the page is elsewhere (the demo items all have icons).
+    expect(served.info.icon).not.toBe('');
+    const icon = card.locator('img.mp-card__icon');
+    await expect
+      .poll(() => icon.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth), {
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(0);
     // The vendor's documented call renders the same card.
     const vendorCardName = page.locator('#vendor-card mp-plugin-card .mp-card__name');
     await vendorCardName.waitFor();
