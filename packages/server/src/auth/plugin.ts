@@ -123,6 +123,17 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions) {
     timeWindow: 60_000,
     keyGenerator: (request) => `login:ip:${request.ip}`,
   });
+  // Guessing one account's password from many addresses meets this one. Twice the per-address limit, so an
+  // owner who mistypes from one place is stopped by the address limit first; a lockout lasts one minute.
+  const limitAccountLogins = app.createRateLimit({
+    max: config.rateLimits.loginPerMinute * 2,
+    timeWindow: 60_000,
+    keyGenerator: (request) => {
+      const body = request.body as { login?: unknown } | undefined;
+      const login = typeof body?.login === 'string' ? body.login.trim().toLowerCase().slice(0, 50) : '';
+      return `login:account:${login}`;
+    },
+  });
 
   async function viewerFor(request: FastifyRequest, reply: FastifyReply): Promise<Viewer> {
     const header = request.headers.authorization;
@@ -198,8 +209,11 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions) {
       provider: embedded,
       db,
       limitLoginAttempt: async (request) => {
-        const result = await limitLogins(request);
-        return !result.isAllowed && result.isExceeded ? result.ttlInSeconds : undefined;
+        for (const limit of [limitLogins, limitAccountLogins]) {
+          const result = await limit(request);
+          if (!result.isAllowed && result.isExceeded) return result.ttlInSeconds;
+        }
+        return undefined;
       },
     });
   }

@@ -87,3 +87,28 @@ export async function accessTokenFor(testApp: AuthTestApp, userId: number): Prom
     .setExpirationTime('10m')
     .sign(await importJWK(jwk, 'ES256'));
 }
+
+/** Starts a sign-in as the site would; returns the login page's path and the browser's cookies. */
+export async function startSignIn(
+  testApp: AuthTestApp,
+  state = 'abc',
+): Promise<{ loginPath: string; cookie: string }> {
+  const identity = testApp.config.identity;
+  if (identity.kind !== 'embedded') throw new Error('The embedded provider is not configured.');
+  const start = await testApp.app.inject({
+    url: `/oidc/auth?${new URLSearchParams({
+      client_id: identity.clientId,
+      response_type: 'code',
+      redirect_uri: `${testApp.config.publicUrl}/auth/callback`,
+      scope: 'openid profile',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      state,
+    }).toString()}`,
+  });
+  if (start.statusCode !== 303) throw new Error(`The authorization request answered ${start.statusCode}.`);
+  return {
+    loginPath: new URL(String(start.headers.location), testApp.config.publicUrl).pathname,
+    cookie: start.cookies.map((entry) => `${entry.name}=${entry.value}`).join('; '),
+  };
+}

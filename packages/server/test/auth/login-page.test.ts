@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addUser, buildAuthTestApp, type AuthTestApp } from './auth-test-app';
+import { addUser, buildAuthTestApp, startSignIn, type AuthTestApp } from './auth-test-app';
 
 let testApp: AuthTestApp;
 
@@ -12,28 +12,6 @@ afterAll(async () => {
   await testApp.close();
 });
 
-/** Starts a sign-in as the site would and returns the login page's path and the browser's cookies. */
-async function startSignIn() {
-  const identity = testApp.config.identity;
-  if (identity.kind !== 'embedded') throw new Error('embedded provider expected');
-  const start = await testApp.app.inject({
-    url: `/oidc/auth?${new URLSearchParams({
-      client_id: identity.clientId,
-      response_type: 'code',
-      redirect_uri: `${testApp.config.publicUrl}/auth/callback`,
-      scope: 'openid profile',
-      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-      code_challenge_method: 'S256',
-      state: 'abc',
-    }).toString()}`,
-  });
-  expect(start.statusCode).toBe(303);
-  return {
-    loginPath: new URL(String(start.headers.location), testApp.config.publicUrl).pathname,
-    cookie: start.cookies.map((entry) => `${entry.name}=${entry.value}`).join('; '),
-  };
-}
-
 function postForm(url: string, cookie: string, form: Record<string, string>) {
   return testApp.app.inject({
     method: 'POST',
@@ -45,7 +23,7 @@ function postForm(url: string, cookie: string, form: Record<string, string>) {
 
 describe('the login page', () => {
   it('asks for both fields and keeps what was typed, escaped', async () => {
-    const { loginPath, cookie } = await startSignIn();
+    const { loginPath, cookie } = await startSignIn(testApp);
     const empty = await postForm(`${loginPath}/login`, cookie, { login: '', password: '' });
     expect(empty.statusCode).toBe(400);
     expect(empty.body).toContain('Enter your login and password.');
@@ -63,7 +41,7 @@ describe('the login page', () => {
     const unknown = await testApp.app.inject({ url: '/oidc/interaction/not-a-real-one' });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.body).toContain('This sign-in page has expired or was already used.');
-    const { cookie } = await startSignIn();
+    const { cookie } = await startSignIn(testApp);
     const foreign = await postForm('/oidc/interaction/someone-elses/login', cookie, {
       login: 'lena',
       password: 'lena-password',
@@ -72,7 +50,7 @@ describe('the login page', () => {
   });
 
   it('sends the visitor back to the site with access_denied on Cancel', async () => {
-    const { loginPath, cookie } = await startSignIn();
+    const { loginPath, cookie } = await startSignIn(testApp);
     const cancelled = await postForm(`${loginPath}/abort`, cookie, {});
     expect(cancelled.statusCode).toBe(303);
     const resume = new URL(String(cancelled.headers.location), testApp.config.publicUrl);
@@ -92,7 +70,7 @@ describe('the login page', () => {
   });
 
   it('cannot be framed by another site', async () => {
-    const { loginPath, cookie } = await startSignIn();
+    const { loginPath, cookie } = await startSignIn(testApp);
     const page = await testApp.app.inject({ url: loginPath, headers: { cookie } });
     expect(page.headers['x-frame-options']).toBe('DENY');
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../db/test-database';
-import { accessTokenFor, addUser, buildAuthTestApp, type AuthTestApp } from './auth-test-app';
+import { accessTokenFor, addUser, buildAuthTestApp, startSignIn, type AuthTestApp } from './auth-test-app';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const writeRoutes = (app: AuthTestApp['app']) => {
@@ -48,6 +48,7 @@ describe('the limit on password attempts', () => {
   beforeAll(async () => {
     testApp = await buildAuthTestApp({ env: { LOGIN_RATE_LIMIT: '2' } });
     await addUser(testApp, 'hana', { password: 'hana-password' });
+    await addUser(testApp, 'ines', { password: 'ines-password' });
   }, 60_000);
 
   afterAll(async () => {
@@ -55,27 +56,7 @@ describe('the limit on password attempts', () => {
   });
 
   it('answers 429 with Retry-After on the login page after too many attempts', async () => {
-    const { issuer, clientId, kind } = testApp.config.identity as Extract<
-      AuthTestApp['config']['identity'],
-      { kind: 'embedded' }
-    >;
-    expect(kind).toBe('embedded');
-    const start = await testApp.app.inject({
-      url: `/oidc/auth?${new URLSearchParams({
-        client_id: clientId,
-        response_type: 'code',
-        redirect_uri: `${testApp.config.publicUrl}/auth/callback`,
-        scope: 'openid',
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-        code_challenge_method: 'S256',
-      }).toString()}`,
-    });
-    expect(start.statusCode).toBe(303);
-    const loginPath = new URL(String(start.headers.location), testApp.config.publicUrl).pathname;
-    expect(loginPath).toMatch(/^\/oidc\/interaction\/[\w-]+$/);
-    const cookie = start.cookies.map((entry) => `${entry.name}=${entry.value}`).join('; ');
-    expect(issuer).toBe(`${testApp.config.publicUrl}/oidc`);
-
+    const { loginPath, cookie } = await startSignIn(testApp);
     const page = await testApp.app.inject({ url: loginPath, headers: { cookie } });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
@@ -94,6 +75,23 @@ describe('the limit on password attempts', () => {
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.body).toContain('Too many sign-in attempts.');
+  });
+
+  it('also limits attempts on one account coming from many addresses', async () => {
+    const { loginPath, cookie } = await startSignIn(testApp);
+    const attempt = (address: string) =>
+      testApp.app.inject({
+        method: 'POST',
+        url: `${loginPath}/login`,
+        remoteAddress: address,
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'login=Ines&password=wrong-password',
+      });
+    // The per-address limit is 2, the per-account one 4: four addresses, one attempt each, then refused.
+    for (const address of ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.4']) {
+      expect((await attempt(address)).statusCode).toBe(401);
+    }
+    expect((await attempt('10.0.0.5')).statusCode).toBe(429);
   });
 });
 
