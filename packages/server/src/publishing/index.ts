@@ -32,6 +32,15 @@ export default async function publishing(
   await mkdir(tempDir, { recursive: true });
   await app.register(multipart, { limits: { fileSize: options.maxUploadBytes + 1, files: 1 } });
 
+  // Refusals inside this scope are the client's to fix, but none is silent in the log (5xx are logged by the
+  // error handler).
+  app.addHook('onError', async (request, _reply, error) => {
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    if (status < 500) {
+      request.log.warn({ status, reason: error.message, url: request.url }, 'publishing request refused');
+    }
+  });
+
   const environment = (request: { log: UploadEnvironment['log'] }): UploadEnvironment => ({
     db: app.db,
     fileStore: app.fileStore,
