@@ -49,6 +49,9 @@ export interface LoadDemoCatalogueResult {
   files: number;
 }
 
+/** Any fixed number other than the migrator's. */
+const DEMO_LOAD_LOCK_KEY = 7_214_530_002;
+
 export class DemoCatalogueError extends Error {
   override name = 'DemoCatalogueError';
 }
@@ -87,6 +90,8 @@ export async function loadDemoCatalogue(
   const storedHashes = new Set<string>();
 
   await database.db.transaction(async (tx) => {
+    // Two servers starting on one empty database take turns; the second then finds it full.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${DEMO_LOAD_LOCK_KEY})`);
     if (!(await isCatalogueEmpty(tx))) {
       throw new DemoCatalogueError(
         'The database already holds users, vendors or plugins; the demo catalogue is only loaded into an empty one.',

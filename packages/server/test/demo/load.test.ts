@@ -7,7 +7,7 @@ import { THEME_TAG_ID } from '@marketplace/core';
 import { asc, eq, sql } from 'drizzle-orm';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Database } from '../../src/db/client';
+import { openDatabase, type Database } from '../../src/db/client';
 import {
   downloadCounts,
   featuredPlugins,
@@ -229,3 +229,31 @@ async function catalogueFingerprint(db: Database): Promise<string> {
   }
   return hash.digest('hex');
 }
+
+describe.each(DATABASE_KINDS)('two demo loads at once on %s', (kind) => {
+  it('load the catalogue once; the other is told the database is not empty', async () => {
+    const testDatabase = await createTestDatabase({ kind });
+    const directory = await mkdtemp(join(tmpdir(), 'mp-demo-'));
+    const other = testDatabase.databaseUrl
+      ? await openDatabase({ databaseUrl: testDatabase.databaseUrl, dataDir: '' })
+      : testDatabase.database;
+    try {
+      const fileStore = createFileStore(directory);
+      const outcomes = await Promise.allSettled([
+        loadDemoCatalogue(testDatabase.database, fileStore, { plugins: 4, today }),
+        loadDemoCatalogue(other, fileStore, { plugins: 4, today }),
+      ]);
+      expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+      expect(failure?.reason).toBeInstanceOf(DemoCatalogueError);
+      const [row] = await testDatabase.database.db
+        .select({ count: sql<number>`count(*)::int` })
+        .from(plugins);
+      expect(row?.count).toBe(4);
+    } finally {
+      if (other !== testDatabase.database) await other.close();
+      await testDatabase.dispose();
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});
