@@ -104,6 +104,35 @@ describe('who is looking', () => {
   });
 });
 
+describe('answers kept by the HTTP server itself', () => {
+  it('replays a public answer over real HTTP with the same headers, 304 and compression', async () => {
+    const origin = await context.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `${origin}/api/searchPlugins?payment=free&max=3`;
+    const first = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
+    const firstBody = await first.text();
+    const again = await fetch(url, {
+      headers: { 'accept-encoding': 'identity', origin: 'https://blog.example.org' },
+    });
+    expect(again.status).toBe(200);
+    expect(await again.text()).toBe(firstBody);
+    for (const header of ['etag', 'link', 'x-total-count', 'content-type', 'cache-control']) {
+      expect(again.headers.get(header), header).toBe(first.headers.get(header));
+    }
+    expect(again.headers.get('access-control-allow-origin')).toBe('*');
+    expect(again.headers.get('access-control-expose-headers')).toContain('Link');
+    const notModified = await fetch(url, { headers: { 'if-none-match': String(first.headers.get('etag')) } });
+    expect(notModified.status).toBe(304);
+    // fetch asks for gzip/br and decodes: the body is the same text, sent compressed.
+    const document = `${origin}/api/openapi.json`;
+    const plain = await (await fetch(document, { headers: { 'accept-encoding': 'identity' } })).text();
+    const compressed = await fetch(document);
+    expect(compressed.headers.get('content-encoding')).toMatch(/^(br|gzip)$/);
+    expect(await compressed.text()).toBe(plain);
+    const personal = await fetch(url, { headers: { authorization: 'Bearer nope' } });
+    expect(personal.status).toBe(401);
+  });
+});
+
 describe('cross-origin reads and compression', () => {
   it('lets any site read the API (widgets run on other sites)', async () => {
     const read = await context.app.inject({

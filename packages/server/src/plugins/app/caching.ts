@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import { etagMatches, isPersonalRequest, strongEtag, type AnswerCache } from './answer-cache';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -19,43 +19,12 @@ declare module 'fastify' {
 }
 
 export interface CachingOptions {
-  /** Seconds browsers and proxies may keep a public answer. */
-  maxAgeSeconds: number;
-  /** Milliseconds this process replays a serialized public answer (0 = never). */
-  replayMs: number;
-  /** Most answers kept at once; the oldest go first. */
-  maxEntries?: number;
-}
-
-interface CachedAnswer {
-  body: string | Buffer;
-  etag: string;
-  contentType: string;
-  extraHeaders: Record<string, string>;
-  expiresAt: number;
+  /** The answers this process keeps (shared with the raw fast path of the HTTP server). */
+  answers: AnswerCache;
 }
 
 /** Headers a replayed answer repeats besides its body and content type. */
-const REPLAYED_HEADERS = ['link', 'x-total-count', 'content-disposition'] as const;
-
-export function strongEtag(body: string | Buffer): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`;
-}
-
-/** True when an If-None-Match header names this ETag (or `*`); weak comparison, as RFC 9110 asks for GET. */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  const wanted = etag.replace(/^W\//, '');
-  return ifNoneMatch
-    .split(',')
-    .map((candidate) => candidate.trim().replace(/^W\//, ''))
-    .some((candidate) => candidate === '*' || candidate === wanted);
-}
-
-/** A visitor's own view (signed in) is never shared with others or stored by proxies. */
-function isPersonal(request: FastifyRequest): boolean {
-  return request.headers.authorization !== undefined || request.headers.cookie !== undefined;
-}
+const REPLAYED_HEADERS = ['link', 'x-total-count'] as const;
 
 /**
  * Public GET answers get a strong ETag (hash of the body), `Cache-Control: public` and 304 for a matching
@@ -64,34 +33,30 @@ function isPersonal(request: FastifyRequest): boolean {
  */
 export default fp(
   async function caching(app: FastifyInstance, options: CachingOptions) {
-    const maxEntries = options.maxEntries ?? 2000;
-    const answers = new Map<string, CachedAnswer>();
+    const { answers } = options;
     const replayed = new WeakSet<FastifyReply>();
-    const cacheControl = `public, max-age=${options.maxAgeSeconds}`;
 
     app.decorate('forgetCachedAnswers', () => answers.clear());
 
     function sendNotModified(reply: FastifyReply, etag: string) {
-      return reply.code(304).header('etag', etag).header('cache-control', cacheControl).send();
+      return reply.code(304).header('etag', etag).header('cache-control', answers.cacheControl).send();
     }
 
-    if (options.replayMs > 0) {
+    // Requests the HTTP server's raw fast path did not take (HEAD, injected requests) are replayed here.
+    if (answers.enabled) {
       app.addHook('onRequest', async (request, reply) => {
-        if (request.method !== 'GET' || isPersonal(request)) return;
+        if (request.method !== 'GET' || isPersonalRequest(request.headers)) return;
         const answer = answers.get(request.url);
         if (!answer) return;
-        if (answer.expiresAt <= Date.now()) {
-          answers.delete(request.url);
-          return;
-        }
         replayed.add(reply);
-        if (etagMatches(request.headers['if-none-match'], answer.etag))
+        if (etagMatches(request.headers['if-none-match'], answer.etag)) {
           return sendNotModified(reply, answer.etag);
+        }
         reply.headers(answer.extraHeaders);
         return reply
           .code(200)
           .header('etag', answer.etag)
-          .header('cache-control', cacheControl)
+          .header('cache-control', answers.cacheControl)
           .type(answer.contentType)
           .send(answer.body);
       });
@@ -107,29 +72,24 @@ export default fp(
       if (reply.getHeader('cache-control') !== undefined) return payload;
       const isPublicRoute = reply.routeOptions.config?.cache === 'public';
       const isStorable = typeof payload === 'string' || Buffer.isBuffer(payload);
-      if (!isPublicRoute || reply.statusCode !== 200 || !isStorable || isPersonal(request)) {
+      if (!isPublicRoute || reply.statusCode !== 200 || !isStorable || isPersonalRequest(request.headers)) {
         const personal = isPublicRoute && reply.statusCode === 200;
         reply.header('cache-control', personal ? 'private, no-cache' : 'no-store');
         return payload;
       }
       const etag = strongEtag(payload);
-      reply.header('etag', etag).header('cache-control', cacheControl);
-      if (options.replayMs > 0 && request.method === 'GET') {
+      reply.header('etag', etag).header('cache-control', answers.cacheControl);
+      if (answers.enabled && request.method === 'GET') {
         const extraHeaders: Record<string, string> = {};
         for (const name of REPLAYED_HEADERS) {
           const value = reply.getHeader(name);
           if (value !== undefined) extraHeaders[name] = String(value);
         }
-        if (answers.size >= maxEntries) {
-          const oldest = answers.keys().next();
-          if (!oldest.done) answers.delete(oldest.value);
-        }
         answers.set(request.url, {
-          body: payload,
+          body: Buffer.isBuffer(payload) ? payload : Buffer.from(payload),
           etag,
           contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
           extraHeaders,
-          expiresAt: Date.now() + options.replayMs,
         });
       }
       if (etagMatches(request.headers['if-none-match'], etag)) {

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { CORS_HEADERS } from '../external/cors';
+
+/** Answers smaller than this are sent as they are (the compression plugin uses the same threshold). */
+export const COMPRESSION_THRESHOLD_BYTES = 1024;
+
+export interface CachedAnswer {
+  body: Buffer;
+  etag: string;
+  contentType: string;
+  /** Headers repeated with the body (Link, X-Total-Count). */
+  extraHeaders: Record<string, string>;
+  expiresAt: number;
+  /** Compressed forms, made on first demand. */
+  gzip?: Buffer;
+  brotli?: Buffer;
+}
+
+export function strongEtag(body: string | Buffer): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/** True when an If-None-Match header names this ETag (or `*`); weak comparison, as RFC 9110 asks for GET. */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const wanted = etag.replace(/^W\//, '');
+  return ifNoneMatch
+    .split(',')
+    .map((candidate) => candidate.trim().replace(/^W\//, ''))
+    .some((candidate) => candidate === '*' || candidate === wanted);
+}
+
+/** A visitor's own view (signed in) is never shared with others or stored by proxies. */
+export function isPersonalRequest(headers: IncomingHttpHeaders): boolean {
+  return headers.authorization !== undefined || headers.cookie !== undefined;
+}
+
+/**
+ * Serialized public answers of this process, by URL, for a few seconds. Only a cache: bounded in size and
+ * time, cleared by any change made through this process; every process answers correctly without it.
+ */
+export class AnswerCache {
+  private readonly answers = new Map<string, CachedAnswer>();
+
+  constructor(
+    readonly ttlMs: number,
+    readonly maxAgeSeconds: number,
+    private readonly maxEntries = 2000,
+  ) {}
+
+  get enabled(): boolean {
+    return this.ttlMs > 0;
+  }
+
+  get cacheControl(): string {
+    return `public, max-age=${this.maxAgeSeconds}`;
+  }
+
+  get(url: string): CachedAnswer | undefined {
+    const answer = this.answers.get(url);
+    if (answer && answer.expiresAt <= Date.now()) {
+      this.answers.delete(url);
+      return undefined;
+    }
+    return answer;
+  }
+
+  set(url: string, answer: Omit<CachedAnswer, 'expiresAt'>): void {
+    if (!this.enabled) return;
+    if (this.answers.size >= this.maxEntries && !this.answers.has(url)) {
+      const oldest = this.answers.keys().next();
+      if (!oldest.done) this.answers.delete(oldest.value);
+    }
+    this.answers.set(url, { ...answer, expiresAt: Date.now() + this.ttlMs });
+  }
+
+  clear(): void {
+    this.answers.clear();
+  }
+
+  /**
+   * Answers a plain public GET straight from the cache on the raw HTTP server, before the framework sees
+   * it: the same status, headers (CORS included), ETag/304 and compression as the full path. Returns false,
+   * touching nothing, when the request is not one it may answer.
+   */
+  serveRaw(request: IncomingMessage, response: ServerResponse): boolean {
+    if (request.method !== 'GET' || request.url === undefined || isPersonalRequest(request.headers))
+      return false;
+    const answer = this.get(request.url);
+    if (!answer) return false;
+    const common: Record<string, string> = {
+      ...CORS_HEADERS,
+      etag: answer.etag,
+      'cache-control': this.cacheControl,
+      vary: 'accept-encoding',
+    };
+    if (etagMatches(request.headers['if-none-match'], answer.etag)) {
+      response.writeHead(304, common).end();
+      return true;
+    }
+    let body = answer.body;
+    let encoding: string | undefined;
+    if (body.length >= COMPRESSION_THRESHOLD_BYTES) {
+      const accepted = String(request.headers['accept-encoding'] ?? '');
+      if (/\bbr\b/.test(accepted)) {
+        answer.brotli ??= brotliCompressSync(body, {
+          params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 },
+        });
+        body = answer.brotli;
+        encoding = 'br';
+      } else if (/\bgzip\b/.test(accepted)) {
+        answer.gzip ??= gzipSync(body, { level: 6 });
+        body = answer.gzip;
+        encoding = 'gzip';
+      }
+    }
+    response.writeHead(200, {
+      ...answer.extraHeaders,
+      ...common,
+      'content-type': answer.contentType,
+      'content-length': String(body.length),
+      ...(encoding ? { 'content-encoding': encoding } : {}),
+    });
+    response.end(body);
+    return true;
+  }
+}
