@@ -1,0 +1,114 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { api } from '../lib/api';
+import { needsForcedTokenRefresh } from './crawler';
+import { readStored } from './storage';
+import {
+  CALLBACK_PATH,
+  clearTokens,
+  currentAccessToken,
+  identityService,
+  REDIRECT_FLAG_KEY,
+  signOut as signOutEverywhere,
+  startSignIn,
+} from './session';
+
+/** GET /api/users/me (the server's auth user, spec §3); the API client has no method for it yet. */
+interface MeAnswer {
+  guest: boolean;
+  id: number | null;
+  name: string | null;
+  login: string | null;
+  email: string | null;
+  banned: boolean;
+}
+
+export interface SignedInUser {
+  id: number;
+  name: string;
+  login: string;
+  email: string | null;
+  banned: boolean;
+}
+
+export interface AuthState {
+  /** Undefined while the first check runs. */
+  user: SignedInUser | null | undefined;
+  /** Sign-in is possible (the page names an identity service). */
+  available: boolean;
+  signIn(returnTo?: string): Promise<void>;
+  signOut(): Promise<void>;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+
+export function useAuth(): AuthState {
+  const state = useContext(AuthContext);
+  if (!state) throw new Error('useAuth needs <AuthProvider>.');
+  return state;
+}
+
+/** Who is signed in: checked once per page load (spec §4: auth is initialised once). */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<SignedInUser | null | undefined>(undefined);
+  const available = identityService() !== undefined;
+
+  useEffect(() => {
+    if (location.pathname === CALLBACK_PATH) return;
+    const controller = new AbortController();
+    if (!currentAccessToken()) {
+      setUser(null);
+      const redirected = readStored<boolean>(sessionStorage, REDIRECT_FLAG_KEY) === true;
+      if (
+        available &&
+        needsForcedTokenRefresh({
+          userAgent: navigator.userAgent,
+          cookieEnabled: navigator.cookieEnabled,
+          redirected,
+        })
+      ) {
+        startSignIn({ silent: true }).catch((error: unknown) => console.warn('Silent sign-in failed', error));
+      }
+      return;
+    }
+    api
+      .request<MeAnswer>({ method: 'GET', path: '/api/users/me', signal: controller.signal })
+      .then((answer) => {
+        const me = answer.kind === 'json' ? answer.data : undefined;
+        if (!me || me.guest || me.id === null) {
+          clearTokens();
+          setUser(null);
+        } else {
+          setUser({
+            id: me.id,
+            name: me.name ?? me.login ?? '',
+            login: me.login ?? '',
+            email: me.email,
+            banned: me.banned,
+          });
+        }
+      })
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        // An expired or revoked token: continue as a guest.
+        console.warn('Could not read the signed-in user', error);
+        clearTokens();
+        setUser(null);
+      });
+    return () => controller.abort();
+  }, [available]);
+
+  const signIn = useCallback(
+    async (returnTo?: string) => {
+      // Spec §4: the sign-in flow starts only for a guest.
+      if (user) return;
+      await startSignIn(returnTo === undefined ? {} : { returnTo });
+    },
+    [user],
+  );
+
+  const value = useMemo<AuthState>(
+    () => ({ user, available, signIn, signOut: signOutEverywhere }),
+    [user, available, signIn],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

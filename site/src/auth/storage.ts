@@ -1,0 +1,39 @@
+/** A stored value that may carry an expiry; expired values are removed when read (spec §4). */
+interface Stored<T> {
+  value: T;
+  expiresAt?: number;
+}
+
+export function writeStored<T>(storage: Storage, key: string, value: T, expiresAt?: number): void {
+  try {
+    const entry: Stored<T> = expiresAt === undefined ? { value } : { value, expiresAt };
+    storage.setItem(key, JSON.stringify(entry));
+  } catch (error) {
+    // Storage may be full or blocked; the visitor can still use the page (spec §8: only logged).
+    console.warn(`Could not store ${key}`, error);
+  }
+}
+
+export function readStored<T>(storage: Storage, key: string, now = Date.now()): T | undefined {
+  try {
+    const text = storage.getItem(key);
+    if (text === null) return undefined;
+    const entry = JSON.parse(text) as Stored<T>;
+    if (entry.expiresAt !== undefined && entry.expiresAt <= now) {
+      storage.removeItem(key);
+      return undefined;
+    }
+    return entry.value;
+  } catch (error) {
+    console.warn(`Could not read ${key}`, error);
+    return undefined;
+  }
+}
+
+export function removeStored(storage: Storage, key: string): void {
+  try {
+    storage.removeItem(key);
+  } catch (error) {
+    console.warn(`Could not remove ${key}`, error);
+  }
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { readBrowseState, searchQueryOf, SORT_ORDER_LABELS, writeBrowseState } from './search-state';
+
+describe('the search state in the address bar', () => {
+  it('round-trips every filter, the sort order and the page', () => {
+    const params = new URLSearchParams(
+      'search=git&orderBy=update+date&payment=paid&tags=Languages&tags=Testing&products=IDEA&products=GOLAND&family=intellij&page=3',
+    );
+    const state = readBrowseState(params);
+    expect(state).toEqual({
+      search: 'git',
+      orderBy: 'update date',
+      payment: 'paid',
+      tags: ['Languages', 'Testing'],
+      products: ['IDEA', 'GOLAND'],
+      family: 'intellij',
+      page: 3,
+    });
+    expect(readBrowseState(writeBrowseState(state))).toEqual(state);
+  });
+
+  it('falls back to defaults for unknown or hostile values and leaves defaults out of the address', () => {
+    const state = readBrowseState(
+      new URLSearchParams('orderBy=popularity&payment=cheap&products=NOPE&family=mars&page=-2&tags=%20'),
+    );
+    expect(state).toEqual({
+      search: '',
+      orderBy: undefined,
+      payment: 'all',
+      tags: [],
+      products: [],
+      family: undefined,
+      page: 1,
+    });
+    expect(writeBrowseState(state).toString()).toBe('');
+  });
+
+  it('asks the API for the page the state names, 20 a page', () => {
+    const query = searchQueryOf(
+      readBrowseState(new URLSearchParams('search=%20kotlin%20&page=2&orderBy=rating')),
+    );
+    expect(query).toMatchObject({ search: 'kotlin', orderBy: 'rating', max: 20, offset: 20, payment: 'all' });
+  });
+
+  it('labels all eight sort orders of the spec', () => {
+    expect(Object.keys(SORT_ORDER_LABELS)).toHaveLength(8);
+  });
+});

@@ -1,0 +1,88 @@
+import {
+  IDE_PRODUCT_KEYS,
+  isPaymentFilter,
+  isProductFamily,
+  isSortOrder,
+  type IdeProductKey,
+  type PaymentFilter,
+  type ProductFamily,
+  type SortOrder,
+} from '@marketplace/core';
+import type { SearchPluginsInput } from '@marketplace/api-client';
+
+/** Items per search page. */
+export const SEARCH_PAGE_SIZE = 20;
+
+/** What the search page shows, read from and written to the address bar so links and Back keep it. */
+export interface BrowseState {
+  search: string;
+  orderBy: SortOrder | undefined;
+  payment: PaymentFilter;
+  tags: string[];
+  products: IdeProductKey[];
+  family: ProductFamily | undefined;
+  /** 1-based. */
+  page: number;
+}
+
+const PRODUCT_KEYS: ReadonlySet<string> = new Set(IDE_PRODUCT_KEYS);
+
+function isProductKey(value: string): value is IdeProductKey {
+  return PRODUCT_KEYS.has(value);
+}
+
+/** Reads the state from a query string; anything unknown or malformed falls back to the default. */
+export function readBrowseState(params: URLSearchParams): BrowseState {
+  const orderBy = params.get('orderBy') ?? '';
+  const payment = params.get('payment') ?? '';
+  const family = params.get('family') ?? '';
+  const page = Number(params.get('page') ?? '1');
+  return {
+    search: (params.get('search') ?? '').slice(0, 200),
+    orderBy: isSortOrder(orderBy) ? orderBy : undefined,
+    payment: isPaymentFilter(payment) ? payment : 'all',
+    tags: [...new Set(params.getAll('tags').filter((tag) => tag.trim() !== ''))].slice(0, 20),
+    products: [...new Set(params.getAll('products').filter(isProductKey))],
+    family: isProductFamily(family) ? family : undefined,
+    page: Number.isInteger(page) && page >= 1 && page <= 500 ? page : 1,
+  };
+}
+
+/** The query string of a state; defaults are left out so addresses stay short and shareable. */
+export function writeBrowseState(state: BrowseState): URLSearchParams {
+  const params = new URLSearchParams();
+  if (state.search.trim()) params.set('search', state.search.trim());
+  if (state.orderBy) params.set('orderBy', state.orderBy);
+  if (state.payment !== 'all') params.set('payment', state.payment);
+  for (const tag of state.tags) params.append('tags', tag);
+  for (const product of state.products) params.append('products', product);
+  if (state.family) params.set('family', state.family);
+  if (state.page > 1) params.set('page', String(state.page));
+  return params;
+}
+
+/** The API query of a state. */
+export function searchQueryOf(state: BrowseState): SearchPluginsInput {
+  return {
+    ...(state.search.trim() ? { search: state.search.trim() } : {}),
+    ...(state.orderBy ? { orderBy: state.orderBy } : {}),
+    payment: state.payment,
+    ...(state.tags.length ? { tags: state.tags } : {}),
+    ...(state.products.length ? { products: state.products } : {}),
+    ...(state.family ? { family: state.family } : {}),
+    max: SEARCH_PAGE_SIZE,
+    offset: (state.page - 1) * SEARCH_PAGE_SIZE,
+  };
+}
+
+/** Labels of the eight sort orders (spec §3). */
+export const SORT_ORDER_LABELS: Readonly<Record<SortOrder, string>> = {
+  relevance: 'Relevance',
+  downloads: 'Most downloads',
+  'update date': 'Recently updated',
+  'publish date': 'Newest',
+  name: 'Name',
+  rating: 'Best rated',
+  downloads_asc: 'Fewest downloads',
+  rating_asc: 'Lowest rated',
+};

@@ -1,0 +1,11 @@
+import { UI_STYLES } from '@marketplace/ui';
+
+/**
+ * The components' CSS, adopted as a constructed style sheet: the page's CSP allows no inline <style>, and a
+ * sheet made by our own script is not inline markup.
+ */
+export function adoptUiStyles(doc: Document = document): void {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(UI_STYLES);
+  doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
+}

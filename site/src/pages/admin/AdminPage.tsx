@@ -1,0 +1,278 @@
+import type { Plugin } from '@marketplace/api-client';
+import { formatDisplayDate } from '@marketplace/core';
+import { useToasts } from '@marketplace/ui';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { RequireSignIn } from '../../components/RequireSignIn';
+import { api } from '../../lib/api';
+import { errorText } from '../../lib/errors';
+import { usePageTitle } from '../../lib/page-title';
+import { useLoad } from '../../lib/use-load';
+
+/** The server's admin note and report shapes (moderation routes); the API client has no methods for them yet. */
+interface AdminNote {
+  id: number;
+  text: string;
+  authorId: number | null;
+  cdate: number;
+  resolved: boolean;
+}
+interface Report {
+  id: number;
+  pluginId: number;
+  reason: string;
+  message: string;
+  cdate: number;
+}
+
+const ACTIONS = [
+  ['approve', 'Approve'],
+  ['unapprove', 'Unapprove'],
+  ['block', 'Block'],
+  ['unblock', 'Unblock'],
+  ['allow-access', 'Allow access'],
+  ['disallow-access', 'Disallow access'],
+] as const;
+
+/** How many recently changed items are checked for the approval queue. */
+const QUEUE_WINDOW = 40;
+
+async function json<T>(request: Parameters<typeof api.request>[0]): Promise<T> {
+  const answer = await api.request<T>(request);
+  return answer.kind === 'json' ? answer.data : (undefined as T);
+}
+
+/** Items waiting for approval: the newest changed items (administrators see unlisted ones) that are not approved. */
+async function approvalQueue(signal: AbortSignal): Promise<Plugin[]> {
+  const recent = await api.searchPlugins({ orderBy: 'update date', max: QUEUE_WINDOW }, { signal });
+  const plugins = await Promise.all(
+    recent.data.plugins.map((item) => api.getPlugin(item.id, {}, { signal })),
+  );
+  return plugins.filter((plugin) => !plugin.info.approve || plugin.info.hasUnapprovedUpdate);
+}
+
+function Moderation({ pluginId, onChanged }: { pluginId: number; onChanged: () => void }) {
+  const toasts = useToasts();
+  const [plugin, reload] = useLoad((signal) => api.getPlugin(pluginId, {}, { signal }), [pluginId]);
+  // Spec §8: admin notes calls show no notification on failure; the list says so in place.
+  const [notes, reloadNotes] = useLoad(
+    (signal) => json<AdminNote[]>({ method: 'GET', path: `/api/plugins/${pluginId}/admin-notes`, signal }),
+    [pluginId],
+  );
+  const [note, setNote] = useState('');
+
+  async function act(action: string, label: string) {
+    try {
+      await api.request({ method: 'POST', path: `/api/plugins/${pluginId}/${action}`, json: {} });
+      toasts?.show({ kind: 'success', title: `${label}: done` });
+      reload();
+      onChanged();
+    } catch (error) {
+      toasts?.show({ kind: 'error', title: 'Error', message: errorText(error), keep: true });
+    }
+  }
+
+  async function addNote(event: FormEvent) {
+    event.preventDefault();
+    if (!note.trim()) return;
+    await api
+      .request({ method: 'POST', path: `/api/plugins/${pluginId}/admin-notes`, json: { text: note.trim() } })
+      .then(() => setNote(''))
+      .catch((error: unknown) => console.warn('Could not add the note', error));
+    reloadNotes();
+  }
+
+  async function resolve(noteId: number) {
+    await api
+      .request({ method: 'POST', path: `/api/plugins/${pluginId}/admin-notes/${noteId}/resolve` })
+      .catch((error: unknown) => console.warn('Could not resolve the note', error));
+    reloadNotes();
+  }
+
+  if (plugin.status === 'pending') return <p className="site-muted">Loading plugin {pluginId}…</p>;
+  if (plugin.status === 'rejected') return <p className="site-error">{errorText(plugin.error)}</p>;
+  const info = plugin.data.info;
+  return (
+    <section className="site-card-block" aria-labelledby="moderation-heading">
+      <h2 id="moderation-heading">
+        <Link to={info.link}>{info.name}</Link> <span className="site-muted">#{pluginId}</span>
+      </h2>
+      <p className="site-item__meta">
+        <span className={`site-badge${info.approve ? '' : ' site-badge--warning'}`}>
+          {info.approve ? 'Approved' : 'Not approved'}
+        </span>
+        {info.hasUnapprovedUpdate ? (
+          <span className="site-badge site-badge--warning">Update waiting</span>
+        ) : null}
+        {info.isBlocked ? <span className="site-badge site-badge--danger">Blocked</span> : null}
+        <span className="site-badge">
+          {info.isModificationAllowed ? 'Changes allowed' : 'Changes disallowed'}
+        </span>
+      </p>
+      <div className="site-form-actions">
+        {ACTIONS.map(([action, label]) => (
+          <button
+            key={action}
+            type="button"
+            className={action === 'block' ? 'site-button-danger' : 'site-button-secondary'}
+            onClick={() => void act(action, label)}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      <h3>Admin notes</h3>
+      {notes.status === 'rejected' ? <p className="site-muted">Notes are not available.</p> : null}
+      {notes.status === 'resolved' && (notes.data ?? []).length === 0 ? (
+        <p className="site-muted">No notes.</p>
+      ) : null}
+      <ul className="site-notes">
+        {notes.status === 'resolved'
+          ? (notes.data ?? []).map((entry) => (
+              <li key={entry.id} className={entry.resolved ? 'is-resolved' : undefined}>
+                <span>{entry.text}</span>
+                <span className="site-muted">{formatDisplayDate(entry.cdate)}</span>
+                {entry.resolved ? (
+                  <span className="site-badge">Resolved</span>
+                ) : (
+                  <button
+                    type="button"
+                    className="site-button-secondary"
+                    onClick={() => void resolve(entry.id)}
+                  >
+                    Resolve
+                  </button>
+                )}
+              </li>
+            ))
+          : null}
+      </ul>
+      <form className="site-inline-form" onSubmit={addNote}>
+        <label htmlFor="admin-note" className="mp-visually-hidden">
+          New note
+        </label>
+        <input
+          id="admin-note"
+          value={note}
+          maxLength={10_000}
+          placeholder="Add a note"
+          onChange={(event) => setNote(event.target.value)}
+        />
+        <button type="submit" className="mp-button">
+          Add note
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function Admin() {
+  const [selected, setSelected] = useState<number | undefined>(undefined);
+  const [idText, setIdText] = useState('');
+  const [queue, reloadQueue] = useLoad(approvalQueue, []);
+  const [reports] = useLoad(
+    (signal) =>
+      json<Report[]>({ method: 'GET', path: '/api/admin/reports', query: { max: 50, offset: 0 }, signal }),
+    [],
+  );
+
+  function open(event: FormEvent) {
+    event.preventDefault();
+    const id = Number(idText.trim());
+    if (Number.isInteger(id) && id > 0) setSelected(id);
+  }
+
+  return (
+    <div className="site-page site-admin">
+      <h1>Moderation</h1>
+      <form className="site-inline-form" onSubmit={open}>
+        <label htmlFor="plugin-id">Plugin id</label>
+        <input
+          id="plugin-id"
+          inputMode="numeric"
+          value={idText}
+          onChange={(event) => setIdText(event.target.value)}
+        />
+        <button type="submit" className="site-button-secondary">
+          Open
+        </button>
+      </form>
+      {selected !== undefined ? (
+        <Moderation key={selected} pluginId={selected} onChanged={reloadQueue} />
+      ) : null}
+      <section className="site-section" aria-labelledby="queue-heading">
+        <h2 id="queue-heading">Waiting for approval</h2>
+        {queue.status === 'rejected' ? <p className="site-error">{errorText(queue.error)}</p> : null}
+        {queue.status === 'pending' ? <p className="site-muted">Loading…</p> : null}
+        {queue.status === 'resolved' && queue.data.length === 0 ? (
+          <p className="site-muted">Nothing is waiting.</p>
+        ) : null}
+        {queue.status === 'resolved' && queue.data.length ? (
+          <table className="site-table">
+            <thead>
+              <tr>
+                <th scope="col">Item</th>
+                <th scope="col">Vendor</th>
+                <th scope="col">State</th>
+                <th scope="col">
+                  <span className="mp-visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {queue.data.map((plugin) => (
+                <tr key={plugin.id}>
+                  <td>
+                    <Link to={plugin.info.link}>{plugin.info.name}</Link>
+                  </td>
+                  <td>{plugin.vendor.name}</td>
+                  <td>{plugin.info.approve ? 'Update waiting' : 'New item'}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="site-button-secondary"
+                      onClick={() => setSelected(plugin.id)}
+                    >
+                      Review
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+      </section>
+      <section className="site-section" aria-labelledby="reports-heading">
+        <h2 id="reports-heading">Reports</h2>
+        {reports.status === 'rejected' ? <p className="site-muted">Reports are not available.</p> : null}
+        {reports.status === 'resolved' && (reports.data ?? []).length === 0 ? (
+          <p className="site-muted">No reports.</p>
+        ) : null}
+        <ul className="site-notes">
+          {reports.status === 'resolved'
+            ? (reports.data ?? []).map((report) => (
+                <li key={report.id}>
+                  <span>
+                    <strong>{report.reason}</strong> {report.message}
+                  </span>
+                  <span className="site-muted">{formatDisplayDate(report.cdate)}</span>
+                  <button
+                    type="button"
+                    className="site-button-secondary"
+                    onClick={() => setSelected(report.pluginId)}
+                  >
+                    Plugin #{report.pluginId}
+                  </button>
+                </li>
+              ))
+            : null}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+export default function AdminPage() {
+  usePageTitle('Moderation');
+  return <RequireSignIn>{() => <Admin />}</RequireSignIn>;
+}

@@ -1,0 +1,89 @@
+import { formatNumber, USER_PLUGINS_PAGE_SIZE } from '@marketplace/core';
+import { StarRating } from '@marketplace/ui';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { SignedInUser } from '../../auth/AuthProvider';
+import { RequireSignIn } from '../../components/RequireSignIn';
+import { api } from '../../lib/api';
+import { errorText } from '../../lib/errors';
+import { usePageTitle } from '../../lib/page-title';
+import { useLoad } from '../../lib/use-load';
+
+function MyItems({ user }: { user: SignedInUser }) {
+  const [page, setPage] = useState(1);
+  const [items] = useLoad(
+    (signal) => api.getUserPlugins(user.id, { page, size: USER_PLUGINS_PAGE_SIZE }, { signal }),
+    [user.id, page],
+  );
+  return (
+    <div className="site-page">
+      <div className="site-results__head">
+        <h1>My items</h1>
+        <div className="site-form-actions">
+          <Link className="site-button-secondary" to="/dashboard/tokens">
+            API tokens
+          </Link>
+          <Link className="mp-button" to="/dashboard/new">
+            Add a new plugin
+          </Link>
+        </div>
+      </div>
+      {items.status === 'rejected' ? <p className="site-error">{errorText(items.error)}</p> : null}
+      {items.status === 'pending' ? <p className="site-muted">Loading your items…</p> : null}
+      {items.status === 'resolved' && items.data.data.length === 0 ? (
+        <div className="site-empty">
+          <p>You have not published anything yet.</p>
+          <Link className="mp-button" to="/dashboard/new">
+            Upload your first plugin
+          </Link>
+        </div>
+      ) : null}
+      {items.status === 'resolved' && items.data.data.length ? (
+        <table className="site-table">
+          <thead>
+            <tr>
+              <th scope="col">Item</th>
+              <th scope="col">Rating</th>
+              <th scope="col">Downloads</th>
+              <th scope="col">
+                <span className="mp-visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.data.data.map((item) => (
+              <tr key={item.id}>
+                <td>
+                  <Link to={item.link}>{item.name}</Link>
+                  <div className="site-muted">{item.xmlId}</div>
+                </td>
+                <td>
+                  <StarRating value={item.rating} size="xs" />
+                </td>
+                <td>{formatNumber(item.downloads)}</td>
+                <td>
+                  <Link to={`/dashboard/plugin/${item.id}`}>Manage</Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {items.status === 'resolved' && (page > 1 || items.data.links.next) ? (
+        <nav className="site-pagination" aria-label="Pages">
+          <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous
+          </button>
+          <button type="button" disabled={!items.data.links.next} onClick={() => setPage(page + 1)}>
+            Next
+          </button>
+        </nav>
+      ) : null}
+    </div>
+  );
+}
+
+export default function DashboardPage() {
+  usePageTitle('My items');
+  return <RequireSignIn>{(user) => <MyItems user={user} />}</RequireSignIn>;
+}

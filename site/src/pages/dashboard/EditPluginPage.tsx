@@ -1,0 +1,476 @@
+import type { Plugin, PluginVersion, UploadProgress } from '@marketplace/api-client';
+import {
+  CHANGE_REASONS,
+  isChangeReason,
+  parseBuildNumber,
+  PRICING_MODELS,
+  pricingModelLabel,
+  tagsForUpdate,
+  type ChangeReason,
+  type UploadResult,
+} from '@marketplace/core';
+import { useToasts } from '@marketplace/ui';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
+import { RequireSignIn } from '../../components/RequireSignIn';
+import { UploadProgressBar, UploadResultView } from '../../components/UploadFeedback';
+import { api } from '../../lib/api';
+import { errorText } from '../../lib/errors';
+import { usePageTitle } from '../../lib/page-title';
+import { useLoad } from '../../lib/use-load';
+
+const URL_FIELDS = [
+  ['url', 'Website'],
+  ['sourceCodeUrl', 'Source code'],
+  ['bugtrackerUrl', 'Issue tracker'],
+  ['docUrl', 'Documentation'],
+  ['forumUrl', 'Forum'],
+  ['licenseUrl', 'License'],
+  ['privacyPolicyUrl', 'Privacy policy'],
+] as const;
+
+const CHANGE_REASON_LABELS: Readonly<Record<ChangeReason, string>> = {
+  INCORRECT_BUILD_NUMBER: 'The build number was wrong',
+  COMPATIBILITY_ERRORS: 'It does not work with these builds',
+  OTHER: 'Another reason',
+};
+
+/** Runs a change, saying how it went in a toast; resolves true when it succeeded. */
+function useSave() {
+  const toasts = useToasts();
+  return async (what: string, change: () => Promise<unknown>): Promise<boolean> => {
+    try {
+      await change();
+      toasts?.show({ kind: 'success', title: `${what} saved` });
+      return true;
+    } catch (error) {
+      toasts?.show({ kind: 'error', title: 'Error', message: errorText(error), keep: true });
+      return false;
+    }
+  };
+}
+
+function Block({ title, children }: { title: string; children: ReactNode }) {
+  const id = `block-${title.toLowerCase().replace(/\W+/g, '-')}`;
+  return (
+    <section className="site-card-block" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+function NewVersion({ plugin, onUploaded }: { plugin: Plugin; onUploaded: () => void }) {
+  const [file, setFile] = useState<File | undefined>(undefined);
+  const [channel, setChannel] = useState('');
+  const [notes, setNotes] = useState('');
+  const [progress, setProgress] = useState<UploadProgress | undefined>(undefined);
+  const [result, setResult] = useState<UploadResult | undefined>(undefined);
+  const [message, setMessage] = useState('');
+  const [failure, setFailure] = useState('');
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!file) return setFailure('Choose the archive of the new version.');
+    setFailure('');
+    setMessage('');
+    setResult(undefined);
+    setProgress({ loaded: 0, total: file.size });
+    try {
+      const outcome = await api.uploadVersion<{ version: string }>(
+        {
+          pluginId: plugin.id,
+          file,
+          fileName: file.name,
+          channel: channel.trim(),
+          ...(notes.trim() ? { notes } : {}),
+        },
+        { onProgress: setProgress },
+      );
+      setResult(outcome.result);
+      if (outcome.ok) {
+        setMessage(`Version ${outcome.data?.version ?? ''} is uploaded.`);
+        onUploaded();
+      }
+    } catch (error) {
+      setFailure(errorText(error));
+    } finally {
+      setProgress(undefined);
+    }
+  }
+
+  return (
+    <Block title="Upload a new version">
+      <form className="site-form" onSubmit={submit} noValidate>
+        <label className="site-field">
+          <span>Archive</span>
+          <input
+            type="file"
+            name="file"
+            accept=".zip,.jar"
+            onChange={(event) => setFile(event.target.files?.[0])}
+          />
+        </label>
+        <label className="site-field">
+          <span>Channel (empty for stable)</span>
+          <input
+            name="channel"
+            value={channel}
+            maxLength={100}
+            onChange={(event) => setChannel(event.target.value)}
+          />
+        </label>
+        <label className="site-field">
+          <span>Change notes</span>
+          <textarea name="notes" rows={3} value={notes} onChange={(event) => setNotes(event.target.value)} />
+        </label>
+        <UploadProgressBar progress={progress} />
+        <UploadResultView result={result} />
+        {failure ? (
+          <p className="site-error" role="alert">
+            {failure}
+          </p>
+        ) : null}
+        {message ? (
+          <p className="site-callout site-callout--success" role="status">
+            {message}
+          </p>
+        ) : null}
+        <div className="site-form-actions">
+          <button type="submit" className="mp-button" disabled={progress !== undefined}>
+            Upload version
+          </button>
+        </div>
+      </form>
+    </Block>
+  );
+}
+
+function Fields({ plugin, onSaved }: { plugin: Plugin; onSaved: () => void }) {
+  const save = useSave();
+  const [fields, setFields] = useState({
+    name: plugin.info.name,
+    preview: plugin.info.preview,
+    description: plugin.info.description,
+    pricingModel: plugin.info.pricingModel as string,
+    ...Object.fromEntries(URL_FIELDS.map(([key]) => [key, plugin.urls[key]])),
+  } as Record<string, string>);
+  const set = (key: string) => (value: string) => setFields((previous) => ({ ...previous, [key]: value }));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const body = Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, value.trim()]));
+    if (
+      await save('Details', () =>
+        api.request({ method: 'PUT', path: `/api/plugins/${plugin.id}`, json: body }),
+      )
+    )
+      onSaved();
+  }
+
+  return (
+    <Block title="Details and links">
+      <form className="site-form" onSubmit={submit}>
+        <label className="site-field">
+          <span>Name</span>
+          <input
+            required
+            maxLength={255}
+            value={fields.name ?? ''}
+            onChange={(event) => set('name')(event.target.value)}
+          />
+        </label>
+        <label className="site-field">
+          <span>Short description</span>
+          <input
+            maxLength={2000}
+            value={fields.preview ?? ''}
+            onChange={(event) => set('preview')(event.target.value)}
+          />
+        </label>
+        <label className="site-field">
+          <span>Description (HTML)</span>
+          <textarea
+            rows={8}
+            value={fields.description ?? ''}
+            onChange={(event) => set('description')(event.target.value)}
+          />
+        </label>
+        <label className="site-field">
+          <span>Pricing</span>
+          <select
+            value={fields.pricingModel ?? 'FREE'}
+            onChange={(event) => set('pricingModel')(event.target.value)}
+          >
+            {PRICING_MODELS.map((model) => (
+              <option key={model} value={model}>
+                {pricingModelLabel(model)}
+              </option>
+            ))}
+          </select>
+        </label>
+        {URL_FIELDS.map(([key, label]) => (
+          <label key={key} className="site-field">
+            <span>{label}</span>
+            <input
+              type="url"
+              maxLength={2048}
+              value={fields[key] ?? ''}
+              onChange={(event) => set(key)(event.target.value)}
+            />
+          </label>
+        ))}
+        <div className="site-form-actions">
+          <button type="submit" className="mp-button">
+            Save details
+          </button>
+        </div>
+      </form>
+    </Block>
+  );
+}
+
+function Tags({ plugin, onSaved }: { plugin: Plugin; onSaved: () => void }) {
+  const save = useSave();
+  const [text, setText] = useState(plugin.tags.map((tag) => tag.name).join(', '));
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const names = text
+      .split(',')
+      .map((tag) => tag.trim())
+      .filter(Boolean);
+    if (
+      await save('Tags', () =>
+        api.request({ method: 'POST', path: `/api/plugins/${plugin.id}/tags`, json: tagsForUpdate(names) }),
+      )
+    )
+      onSaved();
+  }
+  return (
+    <Block title="Tags">
+      <form className="site-inline-form" onSubmit={submit}>
+        <label className="mp-visually-hidden" htmlFor="tags-input">
+          Tags, comma-separated
+        </label>
+        <input id="tags-input" value={text} onChange={(event) => setText(event.target.value)} />
+        <button type="submit" className="mp-button">
+          Save tags
+        </button>
+      </form>
+    </Block>
+  );
+}
+
+function FileUpload({
+  title,
+  label,
+  accept,
+  onUpload,
+  extra,
+}: {
+  title: string;
+  label: string;
+  accept: string;
+  onUpload: (file: File) => Promise<unknown>;
+  extra?: ReactNode;
+}) {
+  const save = useSave();
+  const [file, setFile] = useState<File | undefined>(undefined);
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (file) await save(title, () => onUpload(file));
+  }
+  return (
+    <Block title={title}>
+      <form className="site-form" onSubmit={submit}>
+        {extra}
+        <label className="site-field">
+          <span>{label}</span>
+          <input type="file" accept={accept} onChange={(event) => setFile(event.target.files?.[0])} />
+        </label>
+        <div className="site-form-actions">
+          <button type="submit" className="mp-button" disabled={!file}>
+            Upload
+          </button>
+        </div>
+      </form>
+    </Block>
+  );
+}
+
+async function uploadOrThrow(
+  path: string,
+  file: File,
+  method: 'POST' | 'PUT' = 'POST',
+  query?: Record<string, string>,
+) {
+  const outcome = await api.upload(path, { file, fileName: file.name, method, ...(query ? { query } : {}) });
+  if (!outcome.ok) throw new Error(outcome.result.errors.join(' '));
+  return outcome;
+}
+
+function BuildRange({ version, onSaved }: { version: PluginVersion; onSaved: () => void }) {
+  const save = useSave();
+  const [since, setSince] = useState(version.since);
+  const [until, setUntil] = useState(version.until ?? '');
+  const [reason, setReason] = useState<ChangeReason>('INCORRECT_BUILD_NUMBER');
+  const [error, setError] = useState('');
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    for (const value of [since, until]) {
+      if (value.trim() !== '' && !parseBuildNumber(value.trim()))
+        return setError(`"${value}" is not a build number (e.g. 241 or 243.*).`);
+    }
+    setError('');
+    const ok = await save(`Compatibility of ${version.version}`, async () => {
+      for (const [bound, value] of [
+        ['since', since],
+        ['until', until],
+      ] as const) {
+        await api.request({
+          method: 'PUT',
+          path: `/api/updates/${version.id}/${bound}`,
+          query: { value: value.trim() },
+          json: { reason },
+        });
+      }
+    });
+    if (ok) onSaved();
+  }
+  return (
+    <form
+      className="site-inline-form site-build-range"
+      onSubmit={submit}
+      aria-label={`Compatibility of version ${version.version}`}
+    >
+      <strong>{version.version}</strong>
+      <label>
+        Since <input value={since} size={12} onChange={(event) => setSince(event.target.value)} />
+      </label>
+      <label>
+        Until{' '}
+        <input value={until} size={12} placeholder="any" onChange={(event) => setUntil(event.target.value)} />
+      </label>
+      <label>
+        Why{' '}
+        <select
+          value={reason}
+          onChange={(event) => isChangeReason(event.target.value) && setReason(event.target.value)}
+        >
+          {CHANGE_REASONS.map((value) => (
+            <option key={value} value={value}>
+              {CHANGE_REASON_LABELS[value]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className="site-button-secondary">
+        Save
+      </button>
+      {error ? <span className="site-field__error">{error}</span> : null}
+    </form>
+  );
+}
+
+function Manage({ pluginId }: { pluginId: number }) {
+  const [plugin, reload] = useLoad((signal) => api.getPlugin(pluginId, {}, { signal }), [pluginId]);
+  const [versions, reloadVersions] = useLoad(
+    (signal) => api.getVersions(pluginId, { size: 10 }, { signal }),
+    [pluginId],
+  );
+  const [docTab, setDocTab] = useState('');
+  usePageTitle(plugin.status === 'resolved' ? `Manage ${plugin.data.info.name}` : 'Manage plugin');
+  if (plugin.status === 'pending') return <p className="site-page site-muted">Loading…</p>;
+  if (plugin.status === 'rejected') {
+    return (
+      <div className="site-message" role="alert">
+        <h1>This plugin could not be loaded</h1>
+        <p>{errorText(plugin.error)}</p>
+      </div>
+    );
+  }
+  const data = plugin.data;
+  return (
+    <div className="site-page site-narrow">
+      <p>
+        <Link to="/dashboard">← My items</Link>
+      </p>
+      <h1>
+        Manage {data.info.name}{' '}
+        <Link to={data.info.link} className="site-title-link">
+          Open page
+        </Link>
+      </h1>
+      {!data.info.approve ? (
+        <p className="site-callout site-callout--warning">Waiting for an administrator’s approval.</p>
+      ) : null}
+      <NewVersion
+        plugin={data}
+        onUploaded={() => {
+          reload();
+          reloadVersions();
+        }}
+      />
+      <Fields key={`fields-${data.info.name}`} plugin={data} onSaved={reload} />
+      <Tags plugin={data} onSaved={reload} />
+      <FileUpload
+        title="Icon"
+        label="Icon (SVG or PNG)"
+        accept=".svg,.png"
+        onUpload={(file) => uploadOrThrow(`/api/plugins/${data.id}/icon`, file, 'PUT').then(reload)}
+      />
+      <FileUpload
+        title="Screenshots"
+        label="Screenshot (PNG, JPEG or GIF)"
+        accept="image/png,image/jpeg,image/gif"
+        onUpload={(file) => uploadOrThrow(`/api/plugins/${data.id}/screenshots`, file).then(reload)}
+      />
+      <FileUpload
+        title="Documentation tabs"
+        label="Markdown or HTML file"
+        accept=".md,.markdown,.html,.htm"
+        extra={
+          <label className="site-field">
+            <span>Tab name</span>
+            <input
+              value={docTab}
+              maxLength={100}
+              required
+              onChange={(event) => setDocTab(event.target.value)}
+            />
+          </label>
+        }
+        onUpload={(file) => {
+          if (!docTab.trim()) return Promise.reject(new Error('Give the tab a name.'));
+          return uploadOrThrow(`/api/plugins/${data.id}/documentation`, file, 'POST', {
+            tabName: docTab.trim(),
+          }).then(reload);
+        }}
+      />
+      <Block title="Compatibility (since and until builds)">
+        {versions.status === 'resolved'
+          ? versions.data.data.map((version) => (
+              <BuildRange key={version.id} version={version} onSaved={reloadVersions} />
+            ))
+          : null}
+        {versions.status === 'rejected' ? <p className="site-error">{errorText(versions.error)}</p> : null}
+      </Block>
+    </div>
+  );
+}
+
+export default function EditPluginPage() {
+  const { pluginId = '' } = useParams();
+  const id = /^\d{1,10}$/.test(pluginId) ? Number(pluginId) : undefined;
+  return (
+    <RequireSignIn>
+      {() =>
+        id === undefined ? (
+          <p className="site-page site-error">There is no plugin {pluginId}.</p>
+        ) : (
+          <Manage pluginId={id} />
+        )
+      }
+    </RequireSignIn>
+  );
+}

@@ -1,0 +1,123 @@
+import type { Plugin } from '@marketplace/api-client';
+import {
+  createMessage,
+  parentOrigin,
+  sendMessage,
+  toEmbedItemData,
+  type WidgetMessage,
+} from '@marketplace/protocol';
+import {
+  AiButton,
+  cardItemFromPlugin,
+  CourseLtiButton,
+  IdeBridgeContext,
+  InstallButton,
+  OpenCourseButton,
+  PluginCard,
+  ToastProvider,
+  useContentSize,
+} from '@marketplace/ui';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useParams, useSearchParams } from 'react-router';
+import { api } from '../../lib/api';
+import { pageIdeBridge } from '../../lib/ide-bridge';
+import { aiEmbedOptions, embedPluginId, isEmbedType, type EmbedType } from './embed-params';
+
+/** Posts to the page that frames this one, only to its origin; nothing when not framed or the origin is unknown. */
+function postToParent(message: WidgetMessage): void {
+  if (window.parent === window) return;
+  const origin = parentOrigin({ referrer: document.referrer, location: window.location });
+  if (origin === undefined) return;
+  sendMessage(window.parent, message, origin);
+}
+
+function EmbedContent({ type, plugin, query }: { type: EmbedType; plugin: Plugin; query: URLSearchParams }) {
+  const pluginUrl = new URL(plugin.info.link, location.origin).toString();
+  const language = plugin.programmingLanguage ?? plugin.language ?? '';
+  switch (type) {
+    case 'ai': {
+      const options = aiEmbedOptions(query);
+      return (
+        <AiButton
+          pluginXmlId={plugin.info.xmlId}
+          pluginUrl={pluginUrl}
+          {...options}
+          onMessage={postToParent}
+        />
+      );
+    }
+    case 'install':
+      return <InstallButton pluginXmlId={plugin.info.xmlId} pluginUrl={pluginUrl} />;
+    case 'card':
+      return <PluginCard item={cardItemFromPlugin(plugin)} baseUrl={location.origin} newWindow />;
+    case 'open-course':
+      return <OpenCourseButton courseId={plugin.id} language={language} />;
+    case 'course-lti': {
+      const launchId = query.get('launchId') ?? undefined;
+      const studyItemId = query.get('studyItemId') ?? undefined;
+      const lmsDescription = query.get('lmsDescription') ?? undefined;
+      return (
+        <CourseLtiButton
+          language={language}
+          launch={{
+            marketplaceCourseId: plugin.id,
+            ...(launchId ? { launchId } : {}),
+            ...(studyItemId ? { studyItemId } : {}),
+            ...(lmsDescription ? { lmsDescription } : {}),
+          }}
+        />
+      );
+    }
+    default:
+      return type satisfies never;
+  }
+}
+
+/**
+ * /embeddable/{type}/{pluginId} (spec §2): a transparent page for a frame. Nothing renders until the item has
+ * loaded, nor when it fails to load; once loaded, the item's data goes to the parent window.
+ */
+export default function EmbedPage() {
+  const { type, pluginId: pluginSegment } = useParams();
+  const [query] = useSearchParams();
+  const [plugin, setPlugin] = useState<Plugin | undefined>(undefined);
+  const contentRef = useRef<HTMLDivElement>(null);
+  const pluginId = embedPluginId(pluginSegment);
+
+  useEffect(() => {
+    document.documentElement.classList.add('embed');
+    if (!isEmbedType(type) || pluginId === undefined) return;
+    const controller = new AbortController();
+    api.getPlugin(pluginId, {}, { signal: controller.signal }).then(
+      (loaded) => {
+        setPlugin(loaded);
+        postToParent(
+          createMessage('embed:item-data', { item: toEmbedItemData(loaded, loaded.rating.meanRating) }),
+        );
+      },
+      (error: unknown) => {
+        if (!controller.signal.aborted) console.warn('The embedded item could not be loaded', error);
+      },
+    );
+    return () => controller.abort();
+  }, [type, pluginId]);
+
+  const onSize = useCallback(
+    (size: { width: number; height: number }) => {
+      // The AI button reports its own size in its own messages.
+      if (type !== 'ai') postToParent(createMessage('embed:size', size));
+    },
+    [type],
+  );
+  useContentSize(contentRef, onSize);
+
+  return (
+    <IdeBridgeContext.Provider value={pageIdeBridge()}>
+      <ToastProvider>
+        <div ref={contentRef} className={`mp-root embed-content embed-content--${type ?? ''}`}>
+          {plugin && isEmbedType(type) ? <EmbedContent type={type} plugin={plugin} query={query} /> : null}
+        </div>
+      </ToastProvider>
+    </IdeBridgeContext.Provider>
+  );
+}

@@ -1,0 +1,68 @@
+import { ANY_SEARCH_PAGE_SIZE, type SortOrder } from '@marketplace/core';
+import { Link } from 'react-router';
+import { ItemGrid } from '../../components/ItemGrid';
+import { api } from '../../lib/api';
+import { errorText } from '../../lib/errors';
+import { usePageTitle } from '../../lib/page-title';
+import { useLoad } from '../../lib/use-load';
+
+const SECTIONS: readonly { title: string; orderBy: SortOrder }[] = [
+  { title: 'Most downloaded', orderBy: 'downloads' },
+  { title: 'Recently updated', orderBy: 'update date' },
+  { title: 'Top rated', orderBy: 'rating' },
+];
+
+function Section({ title, orderBy }: { title: string; orderBy: SortOrder }) {
+  const [result] = useLoad(
+    (signal) => api.searchPlugins({ orderBy, max: ANY_SEARCH_PAGE_SIZE }, { signal }),
+    [orderBy],
+  );
+  const headingId = `home-${orderBy.replace(/\W/g, '-')}`;
+  return (
+    <section className="site-section" aria-labelledby={headingId}>
+      <div className="site-section__head">
+        <h2 id={headingId}>{title}</h2>
+        <Link to={`/search?orderBy=${encodeURIComponent(orderBy)}`}>Show all</Link>
+      </div>
+      {result.status === 'rejected' ? (
+        <p className="site-error" role="alert">
+          {errorText(result.error)}
+        </p>
+      ) : (
+        <ItemGrid
+          label={title}
+          items={result.status === 'resolved' ? result.data.data.plugins : undefined}
+          skeletons={ANY_SEARCH_PAGE_SIZE}
+        />
+      )}
+    </section>
+  );
+}
+
+export default function HomePage() {
+  usePageTitle('Plugins for your IDE');
+  return (
+    <div className="site-page">
+      <section className="site-hero">
+        <h1>Plugins, themes and courses for your IDE</h1>
+        <p>
+          Find what your tools are missing and install it into the IDE running on your machine in one click.
+        </p>
+        <div className="site-hero__links">
+          <Link className="mp-button" to="/search">
+            Browse everything
+          </Link>
+          <Link className="site-hero__secondary" to="/search?family=edu">
+            Courses
+          </Link>
+          <Link className="site-hero__secondary" to="/search?tags=Theme">
+            Themes
+          </Link>
+        </div>
+      </section>
+      {SECTIONS.map((section) => (
+        <Section key={section.orderBy} {...section} />
+      ))}
+    </div>
+  );
+}

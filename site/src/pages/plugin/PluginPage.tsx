@@ -1,0 +1,111 @@
+import type { Plugin } from '@marketplace/api-client';
+import {
+  formatNumber,
+  itemNoun,
+  parseProductPageId,
+  pricingModelLabel,
+  downloadWording,
+} from '@marketplace/core';
+import { InstallButton, StarRating } from '@marketplace/ui';
+import { NavLink, useParams } from 'react-router';
+import { PageLoading } from '../../components/PageLoading';
+import { api } from '../../lib/api';
+import { errorText, isNotFound } from '../../lib/errors';
+import { usePageTitle } from '../../lib/page-title';
+import { useLoad } from '../../lib/use-load';
+import NotFoundPage from '../NotFoundPage';
+import { OverviewTab } from './OverviewTab';
+import { PricingTab } from './PricingTab';
+import { ReviewsTab } from './ReviewsTab';
+import { VersionsTab } from './VersionsTab';
+
+/** The tabs that exist (spec §2 lists more; those whose features are not built are not shown at all). */
+type TabKey = '' | 'versions' | 'reviews' | 'pricing';
+
+function tabsOf(plugin: Plugin): { key: TabKey; label: string }[] {
+  return [
+    { key: '', label: 'Overview' },
+    { key: 'versions', label: 'Versions' },
+    { key: 'reviews', label: 'Reviews' },
+    ...(plugin.info.pricingModel === 'FREE' ? [] : [{ key: 'pricing' as const, label: 'Pricing' }]),
+  ];
+}
+
+export default function PluginPage() {
+  const { item = '', tab = '' } = useParams();
+  const pluginId = parseProductPageId(item);
+  const [plugin, reload] = useLoad(
+    (signal) =>
+      pluginId === undefined
+        ? Promise.reject(new Error('not found'))
+        : api.getPlugin(pluginId, {}, { signal }),
+    [pluginId],
+  );
+  usePageTitle(plugin.status === 'resolved' ? plugin.data.info.name : undefined);
+
+  if (pluginId === undefined || (plugin.status === 'rejected' && isNotFound(plugin.error)))
+    return <NotFoundPage />;
+  if (plugin.status === 'rejected') {
+    return (
+      <div className="site-message" role="alert">
+        <h1>This item could not be loaded</h1>
+        <p>{errorText(plugin.error)}</p>
+      </div>
+    );
+  }
+  if (plugin.status === 'pending') return <PageLoading />;
+  const data = plugin.data;
+  const tabs = tabsOf(data);
+  const current = tabs.find((candidate) => candidate.key === tab);
+  if (!current) return <NotFoundPage />;
+  const base = data.info.link;
+  const family = data.info.family;
+
+  return (
+    <div className="site-page site-item">
+      <header className="site-item__head">
+        {data.info.icon ? (
+          <img className="site-item__icon" src={data.info.icon} alt="" width={80} height={80} />
+        ) : (
+          <span className="site-item__icon site-item__icon--letter" aria-hidden="true">
+            {data.info.name.charAt(0).toUpperCase()}
+          </span>
+        )}
+        <div className="site-item__title">
+          <h1>{data.info.name}</h1>
+          <p className="site-item__meta">
+            {data.vendor.name ? <span>{data.vendor.name}</span> : null}
+            <span className="site-item__rating">
+              <StarRating value={data.rating.meanRating} size="s" />
+              <span>{data.rating.meanRating ? data.rating.meanRating.toFixed(1) : 'Not rated yet'}</span>
+            </span>
+            <span>
+              {formatNumber(data.info.downloads)} {downloadWording(family)}s
+            </span>
+            <span className="site-badge">{pricingModelLabel(data.info.pricingModel)}</span>
+            {data.info.isBlocked ? <span className="site-badge site-badge--danger">Blocked</span> : null}
+            {!data.info.approve ? (
+              <span className="site-badge site-badge--warning">Waiting for approval</span>
+            ) : null}
+          </p>
+        </div>
+        <div className="site-item__install">
+          <InstallButton pluginXmlId={data.info.xmlId} pluginUrl={`${location.origin}${base}`} />
+        </div>
+      </header>
+      <nav className="site-tabs" aria-label={`${itemNoun(family)} sections`}>
+        {tabs.map(({ key, label }) => (
+          <NavLink key={key} to={key ? `${base}/${key}` : base} end>
+            {label}
+          </NavLink>
+        ))}
+      </nav>
+      <div className="site-tab-panel">
+        {current.key === '' ? <OverviewTab plugin={data} /> : null}
+        {current.key === 'versions' ? <VersionsTab plugin={data} /> : null}
+        {current.key === 'reviews' ? <ReviewsTab plugin={data} onRatingChange={reload} /> : null}
+        {current.key === 'pricing' ? <PricingTab plugin={data} /> : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,221 @@
+import {
+  familyLabel,
+  formatNumber,
+  IDE_PRODUCTS,
+  PAYMENT_FILTERS,
+  PRODUCT_FAMILIES,
+  SORT_ORDERS,
+  isProductFamily,
+  isPaymentFilter,
+  isSortOrder,
+  type IdeProductKey,
+} from '@marketplace/core';
+import { useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { ItemGrid } from '../../components/ItemGrid';
+import { Pagination } from '../../components/Pagination';
+import { api } from '../../lib/api';
+import { errorText } from '../../lib/errors';
+import { usePageTitle } from '../../lib/page-title';
+import {
+  readBrowseState,
+  searchQueryOf,
+  SEARCH_PAGE_SIZE,
+  SORT_ORDER_LABELS,
+  writeBrowseState,
+  type BrowseState,
+} from '../../lib/search-state';
+import { useLoad } from '../../lib/use-load';
+
+function productName(key: IdeProductKey): string {
+  const product = IDE_PRODUCTS[key];
+  return product.edition ? `${product.title} ${product.edition}` : product.title;
+}
+
+const PAYMENT_LABELS = { all: 'All', paid: 'Paid', free: 'Free' } as const;
+
+export default function SearchPage() {
+  const [params, setParams] = useSearchParams();
+  const state = readBrowseState(params);
+  const queryKey = writeBrowseState(state).toString();
+  usePageTitle(state.search ? `Search: ${state.search}` : 'Browse plugins');
+
+  const [result] = useLoad((signal) => api.searchPlugins(searchQueryOf(state), { signal }), [queryKey]);
+  const filtersKey = writeBrowseState({ ...state, products: [], page: 1, orderBy: undefined }).toString();
+  const [products] = useLoad(
+    (signal) => {
+      const {
+        max: _max,
+        offset: _offset,
+        orderBy: _orderBy,
+        products: _products,
+        ...filters
+      } = searchQueryOf(state);
+      return api.aggregateProducts(filters, { signal });
+    },
+    [filtersKey],
+  );
+  const [tagText, setTagText] = useState('');
+
+  /** Changes the state in the address bar: a new entry, so Back returns to the previous results. */
+  function update(change: Partial<BrowseState>) {
+    setParams(writeBrowseState({ ...state, page: 1, ...change }));
+  }
+
+  function addTag(event: FormEvent) {
+    event.preventDefault();
+    const tag = tagText.trim();
+    if (tag && !state.tags.includes(tag)) update({ tags: [...state.tags, tag] });
+    setTagText('');
+  }
+
+  const data = result.status === 'resolved' ? result.data.data : undefined;
+  const total = data?.total ?? 0;
+  const pageCount = Math.max(1, Math.ceil(total / SEARCH_PAGE_SIZE));
+  const productCounts = products.status === 'resolved' ? products.data.aggregations : {};
+  const productKeys = (Object.keys(IDE_PRODUCTS) as IdeProductKey[]).filter(
+    (key) => (productCounts[key] ?? 0) > 0 || state.products.includes(key),
+  );
+
+  return (
+    <div className="site-page site-browse">
+      <aside className="site-filters" aria-label="Filters">
+        <div className="site-filter">
+          <label htmlFor="filter-family">Family</label>
+          <select
+            id="filter-family"
+            value={state.family ?? ''}
+            onChange={(event) =>
+              update({ family: isProductFamily(event.target.value) ? event.target.value : undefined })
+            }
+          >
+            <option value="">All families</option>
+            {PRODUCT_FAMILIES.map((family) => (
+              <option key={family} value={family}>
+                {familyLabel(family)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <fieldset className="site-filter">
+          <legend>Pricing</legend>
+          {PAYMENT_FILTERS.map((payment) => (
+            <label key={payment} className="site-check">
+              <input
+                type="radio"
+                name="payment"
+                value={payment}
+                checked={state.payment === payment}
+                onChange={(event) =>
+                  isPaymentFilter(event.target.value) && update({ payment: event.target.value })
+                }
+              />
+              {PAYMENT_LABELS[payment]}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset className="site-filter">
+          <legend>Tags</legend>
+          {state.tags.length ? (
+            <ul className="site-chips">
+              {state.tags.map((tag) => (
+                <li key={tag}>
+                  <button
+                    type="button"
+                    className="site-chip"
+                    aria-label={`Remove tag ${tag}`}
+                    onClick={() => update({ tags: state.tags.filter((other) => other !== tag) })}
+                  >
+                    {tag} ×
+                  </button>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <form onSubmit={addTag} className="site-inline-form">
+            <label htmlFor="filter-tag" className="mp-visually-hidden">
+              Add a tag
+            </label>
+            <input
+              id="filter-tag"
+              value={tagText}
+              maxLength={100}
+              placeholder="Add a tag"
+              onChange={(event) => setTagText(event.target.value)}
+            />
+            <button type="submit" className="site-button-secondary">
+              Add
+            </button>
+          </form>
+        </fieldset>
+        <fieldset className="site-filter">
+          <legend>Works with</legend>
+          {productKeys.length === 0 ? <p className="site-muted">No IDE data for these filters.</p> : null}
+          {productKeys.map((key) => (
+            <label key={key} className="site-check">
+              <input
+                type="checkbox"
+                checked={state.products.includes(key)}
+                onChange={(event) =>
+                  update({
+                    products: event.target.checked
+                      ? [...state.products, key]
+                      : state.products.filter((other) => other !== key),
+                  })
+                }
+              />
+              {productName(key)}
+              <span className="site-muted">{formatNumber(productCounts[key] ?? 0)}</span>
+            </label>
+          ))}
+        </fieldset>
+      </aside>
+      <section className="site-results" aria-labelledby="results-heading">
+        <div className="site-results__head">
+          <h1 id="results-heading">
+            {state.search ? `Results for “${state.search}”` : 'All items'}
+            {data ? <span className="site-muted"> {formatNumber(total)} found</span> : null}
+          </h1>
+          <label className="site-sort">
+            Sort by{' '}
+            <select
+              value={state.orderBy ?? ''}
+              onChange={(event) =>
+                update({ orderBy: isSortOrder(event.target.value) ? event.target.value : undefined })
+              }
+            >
+              <option value="">Default</option>
+              {SORT_ORDERS.map((order) => (
+                <option key={order} value={order}>
+                  {SORT_ORDER_LABELS[order]}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        {data?.correctedQuery ? (
+          <p className="site-muted">
+            Showing results for <strong>{data.correctedQuery}</strong>.
+          </p>
+        ) : null}
+        {result.status === 'rejected' ? (
+          <p className="site-error" role="alert">
+            {errorText(result.error)}
+          </p>
+        ) : data && data.plugins.length === 0 ? (
+          <div className="site-empty">
+            <p>Nothing matches these filters.</p>
+            <Link to="/search">Clear all filters</Link>
+          </div>
+        ) : (
+          <ItemGrid label="Search results" items={data?.plugins} skeletons={SEARCH_PAGE_SIZE} />
+        )}
+        <Pagination
+          page={state.page}
+          pageCount={pageCount}
+          hrefFor={(page) => `/search?${writeBrowseState({ ...state, page }).toString()}`}
+        />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { RouteError } from './components/RouteError';
+import { SiteLayout } from './components/SiteLayout';
+
+/** A page module loaded on first visit, so the first page downloads only its own code. */
+function page(load: () => Promise<{ default: React.ComponentType }>): Pick<RouteObject, 'lazy'> {
+  return { lazy: async () => ({ Component: (await load()).default }) };
+}
+
+export const routes: RouteObject[] = [
+  {
+    // Embed pages: no site chrome, transparent, may be framed (the server's headers say so).
+    path: '/embeddable/:type/:pluginId',
+    ...page(() => import('./pages/embed/EmbedPage')),
+  },
+  {
+    path: '/',
+    Component: SiteLayout,
+    ErrorBoundary: RouteError,
+    children: [
+      { index: true, ...page(() => import('./pages/home/HomePage')) },
+      { path: 'search', ...page(() => import('./pages/search/SearchPage')) },
+      { path: 'plugin/:item/:tab?', ...page(() => import('./pages/plugin/PluginPage')) },
+      { path: 'author/:userId', ...page(() => import('./pages/user/UserPage')) },
+      { path: 'dashboard', ...page(() => import('./pages/dashboard/DashboardPage')) },
+      { path: 'dashboard/new', ...page(() => import('./pages/dashboard/NewPluginPage')) },
+      { path: 'dashboard/plugin/:pluginId', ...page(() => import('./pages/dashboard/EditPluginPage')) },
+      { path: 'dashboard/tokens', ...page(() => import('./pages/dashboard/TokensPage')) },
+      { path: 'admin', ...page(() => import('./pages/admin/AdminPage')) },
+      { path: 'auth/callback', ...page(() => import('./pages/auth/CallbackPage')) },
+      { path: '*', ...page(() => import('./pages/NotFoundPage')) },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);
