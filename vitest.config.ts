@@ -3,7 +3,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     reporters: ['default', './tooling/summary-reporter.ts'],
-    projects: ['packages/*/vitest.config.ts', 'site/vitest.config.{ts,mts}', 'tooling/vitest.config.ts'],
+    projects: [
+      'packages/*/vitest.config.ts',
+      'site/vitest.config.{ts,mts}',
+      'tooling/vitest.config.ts',
+      'e2e/vitest.config.ts',
+    ],
     coverage: {
       provider: 'v8',
       include: ['packages/*/src/**/*.{ts,tsx}'],

@@ -4,7 +4,7 @@ export default defineProject({
   test: {
     name: 'e2e',
     environment: 'node',
-    include: ['tests/**/*.test.ts'],
+    include: ['tests/**/*.test.ts', 'site/**/*.test.ts'],
     globalSetup: ['./support/build-sdk.ts'],
     // Each file starts a server, an IDE simulator and Chromium; on two cores they run one after another.
     fileParallelism: false,
