@@ -19,7 +19,7 @@ const DOCUMENT_OPTIONS: sanitizeHtml.IOptions = {
     'summary',
   ],
   allowedAttributes: {
-    a: ['href', 'name', 'title'],
+    a: ['href', 'name', 'title', 'rel'],
     img: ['src', 'alt', 'title', 'width', 'height'],
     '*': ['id'],
     th: ['align', 'colspan', 'rowspan'],

@@ -143,6 +143,29 @@ describe('publishing a plugin', () => {
     expect(await storedHashes(testApp.fileStore)).toHaveLength(1);
   });
 
+  it('takes one of two concurrent uploads of the same version and refuses the other', async () => {
+    const racePlugin = await insertPlugin(testApp.db, { xmlId: 'com.example.race', ownerId: owner.id });
+    const jars = [
+      await pluginJar({ id: 'com.example.race', version: '9.0.0' }),
+      await pluginJar({ id: 'com.example.race', version: '9.0.0', until: '251.*' }),
+    ];
+    const answers = await Promise.all(
+      jars.map((jar) => upload(ownerUpload, { xmlId: 'com.example.race' }, jar)),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 400]);
+    const refused = answers.find((answer) => answer.statusCode === 400)!;
+    expect(refused.json<{ errors: string[] }>().errors).toHaveLength(1);
+    const rows = await testApp.db
+      .select({ id: pluginVersions.id })
+      .from(pluginVersions)
+      .where(sql`${pluginVersions.pluginId} = ${racePlugin}`);
+    expect(rows).toHaveLength(1);
+    const claims = await testApp.db.execute<{ count: number }>(
+      sql`SELECT count(*)::int AS count FROM file_claims`,
+    );
+    expect(claims.rows[0]?.count).toBe(0);
+  });
+
   it('creates a new plugin from its first archive, as a draft owned by the uploader', async () => {
     const response = await upload(
       ownerUpload,
