@@ -110,7 +110,7 @@ function minify({ module }) {
     // Top-level names of an IIFE are the page's globals (MarketplaceWidget): only an ES module may rename them.
     module,
     toplevel: module,
-    compress: { passes: 3, pure_getters: true, unsafe_arrows: true, unsafe_methods: true },
+    compress: { passes: 2, pure_getters: true, unsafe_arrows: true, unsafe_methods: true },
     format: { comments: false },
   });
 }

@@ -1,4 +1,11 @@
-export { UI_STYLES, UiStyles } from './styles/ui-styles';
+export {
+  AI_BUTTON_STYLES,
+  COURSE_BUTTON_STYLES,
+  INSTALL_BUTTON_STYLES,
+  PLUGIN_CARD_STYLES,
+  UI_STYLES,
+  UiStyles,
+} from './styles/ui-styles';
 
 export { StarRating, STAR_RATING_SIZES } from './star-rating/StarRating';
 export type { StarRatingProps, StarRatingSize } from './star-rating/StarRating';

@@ -1,4 +1,4 @@
-import { AI_BUTTON_SIZES, AiButton } from '@marketplace/ui';
+import { AI_BUTTON_SIZES, AI_BUTTON_STYLES, AiButton } from '@marketplace/ui';
 import type { AiButtonSize } from '@marketplace/ui';
 import { itemPageUrl, LoadedItem } from '../shared/loaded-item';
 import { pageIdeBridge } from '../shared/page-ide-bridge';
@@ -80,6 +80,7 @@ function AiButtonView({
  * @cssproperty --mp-accent - The button colour.
  */
 export const MpAiButton = createWidgetElement<AiButtonAttributes>(AiButtonView, {
+  uiStyles: AI_BUTTON_STYLES,
   attributes: {
     pluginId: 'string',
     apiBase: 'string',

@@ -1,4 +1,4 @@
-import { CourseLtiButton } from '@marketplace/ui';
+import { COURSE_BUTTON_STYLES, CourseLtiButton } from '@marketplace/ui';
 import { LoadedItem } from '../shared/loaded-item';
 import { pageIdeBridge } from '../shared/page-ide-bridge';
 import type { WidgetViewProps } from '../shared/widget-element';
@@ -64,6 +64,7 @@ function CourseLtiView({
  * @cssproperty --mp-accent - The button colour.
  */
 export const MpCourseLti = createWidgetElement<CourseLtiAttributes>(CourseLtiView, {
+  uiStyles: COURSE_BUTTON_STYLES,
   attributes: {
     pluginId: 'string',
     apiBase: 'string',

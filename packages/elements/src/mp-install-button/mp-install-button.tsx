@@ -1,4 +1,4 @@
-import { InstallButton } from '@marketplace/ui';
+import { INSTALL_BUTTON_STYLES, InstallButton } from '@marketplace/ui';
 import { dispatchWidgetEvent } from '../shared/events';
 import { itemPageUrl, LoadedItem } from '../shared/loaded-item';
 import { pageIdeBridge } from '../shared/page-ide-bridge';
@@ -55,5 +55,6 @@ function InstallButtonView({ pluginId, apiBase, host, emit }: InstallButtonAttri
  * @cssproperty --mp-accent - The button colour.
  */
 export const MpInstallButton = createWidgetElement<InstallButtonAttributes>(InstallButtonView, {
+  uiStyles: INSTALL_BUTTON_STYLES,
   attributes: { pluginId: 'string', apiBase: 'string' },
 });

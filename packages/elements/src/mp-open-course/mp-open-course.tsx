@@ -1,4 +1,4 @@
-import { OpenCourseButton } from '@marketplace/ui';
+import { COURSE_BUTTON_STYLES, OpenCourseButton } from '@marketplace/ui';
 import { LoadedItem } from '../shared/loaded-item';
 import { pageIdeBridge } from '../shared/page-ide-bridge';
 import type { WidgetViewProps } from '../shared/widget-element';
@@ -40,5 +40,6 @@ function OpenCourseView({ pluginId, apiBase, host, emit }: OpenCourseAttributes 
  * @cssproperty --mp-accent - The button colour.
  */
 export const MpOpenCourse = createWidgetElement<OpenCourseAttributes>(OpenCourseView, {
+  uiStyles: COURSE_BUTTON_STYLES,
   attributes: { pluginId: 'string', apiBase: 'string' },
 });

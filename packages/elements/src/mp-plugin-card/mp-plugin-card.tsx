@@ -2,6 +2,7 @@ import {
   cardItemFromPlugin,
   DownloadsChart,
   isThemePlugin,
+  PLUGIN_CARD_STYLES,
   PluginCard,
   PluginCardSkeleton,
   ThemeCard,
@@ -84,6 +85,7 @@ function PluginCardView({ pluginId, apiBase, host, emit }: PluginCardAttributes 
  * @cssproperty --mp-font - The font family.
  */
 export const MpPluginCard = createWidgetElement<PluginCardAttributes>(PluginCardView, {
+  uiStyles: PLUGIN_CARD_STYLES,
   attributes: { pluginId: 'string', apiBase: 'string' },
   styles: ':host { display: block; max-width: 420px; }',
 });

@@ -1,7 +1,6 @@
 import r2wc from '@r2wc/react-to-web-component';
 import type { WidgetMessage } from '@marketplace/protocol';
 import { parentOrigin, sendMessage } from '@marketplace/protocol';
-import { UI_STYLES } from '@marketplace/ui';
 import type { ComponentType } from 'react';
 import { useMemo } from 'react';
 import { dispatchWidgetEvent } from './events';
@@ -23,24 +22,27 @@ const HOST_STYLES = `
 :host([hidden]) { display: none; }
 `;
 
-let sharedSheet: CSSStyleSheet | undefined;
+/** One parsed sheet per style text, shared by every element that uses the text (tokens are in all of them). */
+const parsedSheets = new Map<string, CSSStyleSheet>();
+
+function sheetFor(css: string): CSSStyleSheet {
+  let sheet = parsedSheets.get(css);
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    parsedSheets.set(css, sheet);
+  }
+  return sheet;
+}
 
 /**
- * One stylesheet object adopted by every element's shadow root where the browser can (parsed once however
- * many cards a page has); a <style> element in each root elsewhere.
+ * Stylesheet objects adopted by the element's shadow root where the browser can (each text parsed once
+ * however many elements a page has); a <style> element in each root elsewhere.
  */
-function adoptStyles(root: ShadowRoot, css: string): boolean {
+function adoptStyles(root: ShadowRoot, styles: readonly string[]): boolean {
   if (!('adoptedStyleSheets' in root) || typeof CSSStyleSheet.prototype.replaceSync !== 'function')
     return false;
-  if (!sharedSheet) {
-    sharedSheet = new CSSStyleSheet();
-    sharedSheet.replaceSync(UI_STYLES);
-  }
-  if (root.adoptedStyleSheets.length === 0) {
-    const own = new CSSStyleSheet();
-    own.replaceSync(css);
-    root.adoptedStyleSheets = [sharedSheet, own];
-  }
+  if (root.adoptedStyleSheets.length === 0) root.adoptedStyleSheets = styles.map(sheetFor);
   return true;
 }
 
@@ -55,14 +57,19 @@ function postToParent(host: HTMLElement, message: WidgetMessage): void {
 }
 
 /**
- * Makes a custom element class from a view: an open shadow root with the components' styles, attributes in
- * kebab-case mapped to the view's camelCase props.
+ * Makes a custom element class from a view: an open shadow root with the styles of the ui components the
+ * view renders (`uiStyles`, ui's set for them) and the element's own (`styles`), attributes in kebab-case
+ * mapped to the view's camelCase props.
  */
 export function createWidgetElement<Attributes extends object>(
   View: ComponentType<Attributes & WidgetViewProps>,
-  options: { attributes: Record<keyof Attributes & string, AttributeType>; styles?: string },
+  options: {
+    attributes: Record<keyof Attributes & string, AttributeType>;
+    uiStyles: readonly string[];
+    styles?: string;
+  },
 ): CustomElementConstructor {
-  const css = HOST_STYLES + (options.styles ?? '');
+  const styles = [...options.uiStyles, HOST_STYLES + (options.styles ?? '')];
   function WidgetShell(props: Attributes & { container?: ShadowRoot }) {
     const { container, ...attributes } = props;
     const root = container as ShadowRoot;
@@ -74,10 +81,10 @@ export function createWidgetElement<Attributes extends object>(
       },
       [host],
     );
-    const adopted = adoptStyles(root, css);
+    const adopted = adoptStyles(root, styles);
     return (
       <>
-        {adopted ? null : <style>{UI_STYLES + css}</style>}
+        {adopted ? null : <style>{styles.join('\n')}</style>}
         <View {...(attributes as Attributes)} host={host} emit={emit} />
       </>
     );

@@ -31,6 +31,30 @@ export const UI_STYLES = [
   courseButtonStyles,
 ].join('\n');
 
+/**
+ * The styles one component needs, tokens first, then its own and those of the components it renders: a
+ * custom element adopts only its component's set, so a bundle of a few components ships only their CSS.
+ * Each entry is one of the texts above, so a page can share one parsed sheet per text between elements.
+ */
+export const PLUGIN_CARD_STYLES: readonly string[] = [
+  tokenStyles,
+  starRatingStyles,
+  loadingPlaceholderStyles,
+  cardStyles,
+  downloadsChartStyles,
+];
+/** {@link PLUGIN_CARD_STYLES} for InstallButton: its IDE menu and its toasts. */
+export const INSTALL_BUTTON_STYLES: readonly string[] = [
+  tokenStyles,
+  dropdownMenuStyles,
+  toastStyles,
+  installButtonStyles,
+];
+/** {@link PLUGIN_CARD_STYLES} for AiButton. */
+export const AI_BUTTON_STYLES: readonly string[] = [tokenStyles, aiButtonStyles];
+/** {@link PLUGIN_CARD_STYLES} for OpenCourseButton and CourseLtiButton, which report through toasts. */
+export const COURSE_BUTTON_STYLES: readonly string[] = [tokenStyles, toastStyles, courseButtonStyles];
+
 /** Renders the component styles; place it once, inside the shadow root or the page. */
 export function UiStyles() {
   return <style>{UI_STYLES}</style>;
