@@ -13,6 +13,8 @@ export interface CachedAnswer {
   /** Headers repeated with the body (Link, X-Total-Count). */
   extraHeaders: Record<string, string>;
   expiresAt: number;
+  /** Set while one request makes the next answer (the others keep this one meanwhile). */
+  refreshing?: boolean;
   /** Compressed forms, made on first demand. */
   gzip?: Buffer;
   brotli?: Buffer;
@@ -48,6 +50,7 @@ export class AnswerCache {
     readonly ttlMs: number,
     readonly maxAgeSeconds: number,
     private readonly maxEntries = 2000,
+    private readonly refreshGraceMs = 2000,
   ) {}
 
   get enabled(): boolean {
@@ -58,13 +61,23 @@ export class AnswerCache {
     return `public, max-age=${this.maxAgeSeconds}`;
   }
 
+  /**
+   * The kept answer, if still fresh. When it has just expired, the first caller gets nothing (and makes a
+   * new answer) while the others keep receiving the old one for up to `refreshGraceMs`, so an expiry sends
+   * one request to the database instead of every request that arrives meanwhile.
+   */
   get(url: string): CachedAnswer | undefined {
     const answer = this.answers.get(url);
-    if (answer && answer.expiresAt <= Date.now()) {
+    if (!answer) return undefined;
+    const now = Date.now();
+    if (answer.expiresAt > now) return answer;
+    if (answer.refreshing || now - answer.expiresAt > this.refreshGraceMs) {
       this.answers.delete(url);
       return undefined;
     }
-    return answer;
+    answer.refreshing = true;
+    answer.expiresAt = now + this.refreshGraceMs;
+    return undefined;
   }
 
   set(url: string, answer: Omit<CachedAnswer, 'expiresAt'>): void {
