@@ -14,6 +14,7 @@ import openApi from './plugins/external/openapi';
 import publishing from './publishing';
 import reviewRoutes from './reviews/routes';
 import routes from './routes';
+import sdkHosting from './sdk-hosting';
 import siteHosting from './site-hosting';
 
 /** What the application is built from: tests pass a fresh database and store, the server its real ones. */
@@ -64,5 +65,6 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   await app.register(publishing);
   await app.register(reviewRoutes);
   await app.register(siteHosting, { auth: config.auth });
+  await app.register(sdkHosting);
   return app;
 }
