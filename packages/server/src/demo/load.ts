@@ -117,25 +117,49 @@ export async function loadDemoCatalogue(
     );
     await insertInChunks(tx, tags, [...catalogue.tags]);
 
-    let batch: DemoPlugin[] = [];
-    const flush = async () => {
-      const files = await storeFiles(fileStore, batch, vendorsById, fileConcurrency);
-      // Rows may refer to files only once the files are durable and visible under their hashes.
-      await fileStore.flush();
-      for (const hash of files.hashes) storedHashes.add(hash);
-      await insertBatch(tx, batch, files);
+    // A pipeline of two: the files of one batch are built and stored while the rows of the previous batch
+    // are inserted, so the database and this process work at the same time.
+    type Prepared = { batch: DemoPlugin[]; files: Promise<StoredBatchFiles> };
+    const prepare = (batch: DemoPlugin[]): Prepared => {
+      const files = storeFiles(fileStore, batch, vendorsById, fileConcurrency).then(async (stored) => {
+        // Rows may refer to files only once the files are durable and visible under their hashes.
+        await fileStore.flush();
+        return stored;
+      });
+      // Awaited below; this only keeps a failure from counting as unhandled while the other batch inserts.
+      files.catch(() => undefined);
+      return { batch, files };
+    };
+    const insertPrepared = async ({ batch, files }: Prepared) => {
+      const stored = await files;
+      for (const hash of stored.hashes) storedHashes.add(hash);
+      await insertBatch(tx, batch, stored);
       result.plugins += batch.length;
       result.versions += batch.reduce((sum, plugin) => sum + plugin.versions.length, 0);
       result.reviews += batch.reduce((sum, plugin) => sum + plugin.reviews.length, 0);
       result.downloadCounters += batch.reduce((sum, plugin) => sum + plugin.dailyDownloads.counts.length, 0);
       options.onProgress?.(result.plugins, catalogue.pluginCount);
-      batch = [];
     };
-    for (const plugin of catalogue.plugins()) {
-      batch.push(plugin);
-      if (batch.length >= batchSize) await flush();
+    let previous: Prepared | undefined;
+    let batch: DemoPlugin[] = [];
+    try {
+      for (const plugin of catalogue.plugins()) {
+        batch.push(plugin);
+        if (batch.length < batchSize) continue;
+        const current = prepare(batch);
+        batch = [];
+        if (previous) await insertPrepared(previous);
+        previous = current;
+      }
+      const last = batch.length > 0 ? prepare(batch) : undefined;
+      if (previous) await insertPrepared(previous);
+      previous = last;
+      if (last) await insertPrepared(last);
+    } catch (error) {
+      // Let the files being written finish before the error leaves (nothing refers to them).
+      await previous?.files.catch(() => undefined);
+      throw error;
     }
-    if (batch.length > 0) await flush();
 
     await tx.execute(sql`
       INSERT INTO featured_plugins (product, plugin_id, position)

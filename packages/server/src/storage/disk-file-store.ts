@@ -53,7 +53,7 @@ export class DiskFileStore implements FileStore {
 
   async put(content: Readable | Uint8Array, options: PutOptions = {}): Promise<StoredFile> {
     if (content instanceof Uint8Array) return this.putBytes(content, options);
-    await mkdir(this.root, { recursive: true });
+    await this.ensureRoot();
     const temporaryPath = join(this.root, `${TEMPORARY_PREFIX}${randomUUID()}`);
     const hasher = createHash('sha256');
     let size = 0;
@@ -102,11 +102,13 @@ export class DiskFileStore implements FileStore {
     if (options.maxBytes !== undefined && size > options.maxBytes)
       throw new FileTooLargeError(options.maxBytes);
     const hash = createHash('sha256').update(content).digest('hex');
-    const finalPath = this.finalPathOf(hash);
-    if (this.pending.has(hash) || (await exists(finalPath))) return { hash, size };
-    await mkdir(this.root, { recursive: true });
-    const temporaryPath = join(this.root, `${TEMPORARY_PREFIX}${randomUUID()}`);
     const deferred = this.options.deferDurability === true;
+    // Deferred (bulk) puts skip the look-up: publishing an equal file again in flush() renames identical
+    // bytes over identical bytes.
+    if (this.pending.has(hash) || (!deferred && (await exists(this.finalPathOf(hash)))))
+      return { hash, size };
+    await this.ensureRoot();
+    const temporaryPath = join(this.root, `${TEMPORARY_PREFIX}${randomUUID()}`);
     try {
       const handle = await open(temporaryPath, 'wx', 0o644);
       try {
@@ -213,6 +215,15 @@ export class DiskFileStore implements FileStore {
     for (const shard of shards) await mkdir(shard, { recursive: true });
     for (const [hash, temporaryPath] of pending) await rename(temporaryPath, this.finalPathOf(hash));
     await syncFileSystem(this.root, [this.root, ...shards]);
+  }
+
+  private rootCreated = false;
+
+  /** Creates the root once per store rather than once per file. */
+  private async ensureRoot(): Promise<void> {
+    if (this.rootCreated) return;
+    await mkdir(this.root, { recursive: true });
+    this.rootCreated = true;
   }
 
   private finalPathOf(hash: string): string {
