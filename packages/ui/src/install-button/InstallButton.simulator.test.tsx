@@ -2,6 +2,7 @@
 // @vitest-environment-options { "url": "http://blog.example.org/install.html" }
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { installFailureToast } from '@marketplace/core';
 import { createIdeBridge } from '@marketplace/ide-bridge';
 import type { IdeSimulator } from '@marketplace/ide-simulator';
 import { startIdeSimulator } from '@marketplace/ide-simulator';
@@ -46,14 +47,14 @@ describe('install button with the real bridge and the IDE simulator', () => {
     expect(install?.query.pluginId).toBe(xmlId);
   });
 
-  it('says the IDE refused, not that it stopped, when the IDE answers 403', async () => {
+  it('adds that the IDE refused to the failure toast when the IDE answers 403, and keeps the IDE', async () => {
     const bridge = await bridgeToSimulator({ name: 'GoLand 2025.2', untrustedOrigins: 'refuse' });
     render(<InstallButton pluginXmlId={xmlId} pluginUrl={pluginUrl} bridge={bridge} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Install to GoLand 2025.2' }));
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('Oops');
-    expect(alert.textContent).toContain('refused');
-    expect(alert.textContent).not.toContain('still running');
+    const failure = installFailureToast('GoLand 2025.2');
+    expect(alert.textContent).toContain(failure.title);
+    expect(alert.textContent).toContain(`${failure.message} GoLand 2025.2 refused the request.`);
     expect(screen.getByRole('button', { name: 'Install to GoLand 2025.2' })).toBeTruthy();
   });
 
