@@ -73,9 +73,19 @@ export default fp(
     const indexPath = join(siteDir, 'index.html');
     const built = existsSync(indexPath);
     if (!built) app.log.warn({ siteDir }, 'The site is not built; its pages explain how to build it.');
-    const page = built
-      ? renderSitePage(readFileSync(indexPath, 'utf8'), options.auth)
-      : MISSING_BUILD_PAGE(siteDir);
+    const render = () => renderSitePage(readFileSync(indexPath, 'utf8'), options.auth);
+    // A rebuild of the site replaces index.html (new asset names): it is read again when it changes.
+    let cached = built ? { mtimeMs: statSync(indexPath).mtimeMs, page: render() } : undefined;
+    const currentPage = (): string => {
+      if (!cached) return MISSING_BUILD_PAGE(siteDir);
+      try {
+        const { mtimeMs } = statSync(indexPath);
+        if (mtimeMs !== cached.mtimeMs) cached = { mtimeMs, page: render() };
+      } catch {
+        // In the middle of a rebuild: the last page is still the best answer.
+      }
+      return cached.page;
+    };
     const identityOrigin = identityOriginOf(options.auth);
     const headers = pageSecurityHeaders({ identityOrigin, framable: false });
     const framableHeaders = pageSecurityHeaders({ identityOrigin, framable: true });
@@ -90,7 +100,7 @@ export default fp(
           // The HTML names the current asset files, so it is checked every time; the assets are immutable.
           .header('cache-control', 'no-cache')
           .type('text/html; charset=utf-8')
-          .send(page)
+          .send(currentPage())
       );
     }
 
