@@ -13,7 +13,7 @@ import buildSdkWhenNeeded from '../support/build-sdk';
 import { findDemoItems } from '../support/catalogue';
 import { startTestHttpServer } from '../support/http-server';
 import { startMarketplace } from '../support/marketplace-server';
-import { SDK_BUNDLE, SDK_LOADER, sdkDist } from '../support/paths';
+import { SDK_BUNDLE, SDK_LOADER } from '../support/paths';
 
 const RUNS = 20;
 const KB = 1024;
@@ -39,10 +39,6 @@ console.log(sizeLine('mp-widget.js', gzipSize(SDK_BUNDLE), 25));
 console.log(sizeLine('mp-loader.js', gzipSize(SDK_LOADER), 3));
 
 const marketplace = await startMarketplace();
-const sdkHost = await startTestHttpServer({
-  mounts: [{ prefix: '/sdk/', dir: sdkDist }],
-  proxyTo: marketplace.origin,
-});
 const { plugin } = await findDemoItems(marketplace.origin);
 const page = (_request: IncomingMessage, response: ServerResponse) => {
   response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
@@ -56,7 +52,7 @@ const page = (_request: IncomingMessage, response: ServerResponse) => {
     else requestAnimationFrame(watch);
   })();
 </script>
-<script src="${sdkHost.origin}/sdk/mp-widget.js"></script>
+<script src="${marketplace.origin}/sdk/mp-widget.js"></script>
 </body></html>`);
 };
 const hostPages = await startTestHttpServer({ mounts: [], routes: { '/card.html': page } });
@@ -84,6 +80,5 @@ try {
 } finally {
   await browser.close();
   await hostPages.close();
-  await sdkHost.close();
   await marketplace.close();
 }

@@ -71,9 +71,6 @@ export async function startMarketplace(): Promise<RunningMarketplace> {
       PUBLIC_URL: origin,
       DEMO: 'true',
       LOG_LEVEL: 'warn',
-      // The in-process response cache replays answers without their Access-Control-Allow-Origin header, so a
-      // second page load within its window cannot read the API cross-origin. Off until the server fixes it.
-      RESPONSE_CACHE_MS: '0',
     },
   });
   let log = '';

@@ -11,7 +11,6 @@ import { startTestHttpServer } from '../support/http-server';
 import type { RunningHttpServer } from '../support/http-server';
 import { startMarketplace } from '../support/marketplace-server';
 import type { RunningMarketplace } from '../support/marketplace-server';
-import { sdkDist } from '../support/paths';
 
 /** A route answering a small HTML page; `body` may depend on the port the request came in on. */
 function html(body: string | ((port: number) => string)) {
@@ -44,8 +43,9 @@ describe('the AI button in iframe mode', () => {
   beforeAll(async () => {
     marketplace = await startMarketplace();
     items = await findDemoItems(marketplace.origin);
+    // The marketplace as a host page sees it: this test's embed page, and the real server (its /sdk/ too).
     embedHost = await startTestHttpServer({
-      mounts: [{ prefix: '/sdk/', dir: sdkDist }],
+      mounts: [],
       proxyTo: marketplace.origin,
       routes: {
         // Test double of the site's /embeddable/ai/{id} page.

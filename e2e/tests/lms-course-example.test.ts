@@ -10,12 +10,11 @@ import { startTestHttpServer } from '../support/http-server';
 import type { RunningHttpServer } from '../support/http-server';
 import { startMarketplace } from '../support/marketplace-server';
 import type { RunningMarketplace } from '../support/marketplace-server';
-import { examplesDir, sdkDist } from '../support/paths';
+import { examplesDir } from '../support/paths';
 
 /** The LMS course page (examples/lms-course): an LTI launch and a self-study button for one course. */
 describe('the LMS course example page', () => {
   let marketplace: RunningMarketplace;
-  let sdkHost: RunningHttpServer;
   let examples: RunningHttpServer;
   let browser: Browser;
   let course: CatalogueItem;
@@ -25,16 +24,12 @@ describe('the LMS course example page', () => {
 
   beforeAll(async () => {
     marketplace = await startMarketplace();
-    sdkHost = await startTestHttpServer({
-      mounts: [{ prefix: '/sdk/', dir: sdkDist }],
-      proxyTo: marketplace.origin,
-    });
     examples = await startTestHttpServer({
       mounts: [
         {
           prefix: '/examples/',
           dir: examplesDir,
-          transformHtml: (html) => html.replaceAll('http://localhost:8080', sdkHost.origin),
+          transformHtml: (html) => html.replaceAll('http://localhost:8080', marketplace.origin),
         },
       ],
     });
@@ -52,7 +47,6 @@ describe('the LMS course example page', () => {
   afterAll(async () => {
     await browser?.close();
     await examples?.close();
-    await sdkHost?.close();
     await marketplace?.close();
   });
 

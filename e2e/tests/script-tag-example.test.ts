@@ -10,7 +10,7 @@ import { startTestHttpServer } from '../support/http-server';
 import type { RunningHttpServer } from '../support/http-server';
 import { startMarketplace } from '../support/marketplace-server';
 import type { RunningMarketplace } from '../support/marketplace-server';
-import { examplesDir, sdkDist } from '../support/paths';
+import { examplesDir } from '../support/paths';
 
 /**
  * The script-tag example (examples/script-tag) in Chromium, on a third-party host name, with the SDK served
@@ -18,7 +18,6 @@ import { examplesDir, sdkDist } from '../support/paths';
  */
 describe('the script-tag example page', () => {
   let marketplace: RunningMarketplace;
-  let sdkHost: RunningHttpServer;
   let examples: RunningHttpServer;
   let browser: Browser;
   let items: DemoItems;
@@ -26,18 +25,13 @@ describe('the script-tag example page', () => {
 
   beforeAll(async () => {
     marketplace = await startMarketplace();
-    // The marketplace's origin for the page: /sdk/ from the fresh build, everything else from the server.
-    sdkHost = await startTestHttpServer({
-      mounts: [{ prefix: '/sdk/', dir: sdkDist }],
-      proxyTo: marketplace.origin,
-    });
     examples = await startTestHttpServer({
       mounts: [
         {
           prefix: '/examples/',
           dir: examplesDir,
           // The examples name the marketplace of `pnpm start`; here it is the one this test started.
-          transformHtml: (html) => html.replaceAll('http://localhost:8080', sdkHost.origin),
+          transformHtml: (html) => html.replaceAll('http://localhost:8080', marketplace.origin),
         },
       ],
     });
@@ -48,7 +42,6 @@ describe('the script-tag example page', () => {
   afterAll(async () => {
     await browser?.close();
     await examples?.close();
-    await sdkHost?.close();
     await marketplace?.close();
   });
 
@@ -80,7 +73,7 @@ describe('the script-tag example page', () => {
     expect(await card.locator('.mp-card__name').textContent()).toBe(served.info.name);
     expect(await card.locator('.mp-card__vendor').textContent()).toBe(served.vendor.name);
     const link = card.locator('.mp-card__name a');
-    expect(await link.getAttribute('href')).toBe(new URL(served.info.link, sdkHost.origin).href);
+    expect(await link.getAttribute('href')).toBe(new URL(served.info.link, marketplace.origin).href);
     expect(await link.getAttribute('target')).toBe('_blank');
     // The icon loads from the marketplace although the page is elsewhere (the demo items all have icons).
     expect(served.info.icon).not.toBe('');
