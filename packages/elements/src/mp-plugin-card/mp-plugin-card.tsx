@@ -25,19 +25,6 @@ function DownloadsOfLastDays({ apiBase, pluginId }: { apiBase: string; pluginId:
   return <DownloadsChart status={downloads.status} />;
 }
 
-/** An address from the API made absolute on the marketplace ('' and undefined stay as they are). */
-function onMarketplace<Address extends string | null | undefined>(
-  address: Address,
-  apiBase: string,
-): Address {
-  if (!address) return address;
-  try {
-    return new URL(address, `${apiBase}/`).href as Address;
-  } catch {
-    return address;
-  }
-}
-
 function PluginCardView({ pluginId, apiBase, host, emit }: PluginCardAttributes & WidgetViewProps) {
   return (
     <LoadedItem
@@ -49,17 +36,24 @@ function PluginCardView({ pluginId, apiBase, host, emit }: PluginCardAttributes 
       pending={<PluginCardSkeleton />}
     >
       {(plugin, context) => {
-        const item = { ...cardItemFromPlugin(plugin) };
+        const item = cardItemFromPlugin(plugin);
         // The API gives the icon and screenshots as paths on the marketplace; the card is on another site.
-        item.icon = onMarketplace(item.icon, context.apiBase);
         if (isThemePlugin(plugin)) {
-          const image = onMarketplace(plugin.screenshots[0]?.url, context.apiBase);
-          return <ThemeCard item={item} imageUrl={image} baseUrl={context.apiBase} newWindow />;
+          return (
+            <ThemeCard
+              item={item}
+              imageUrl={plugin.screenshots[0]?.url}
+              baseUrl={context.apiBase}
+              assetBase={context.apiBase}
+              newWindow
+            />
+          );
         }
         return (
           <PluginCard
             item={item}
             baseUrl={context.apiBase}
+            assetBase={context.apiBase}
             newWindow
             chart={<DownloadsOfLastDays {...context} />}
           />

@@ -71,6 +71,32 @@ describe('PluginCard', () => {
   });
 });
 
+describe('card images', () => {
+  it('resolve relative icon addresses on assetBase and keep absolute ones', () => {
+    const { container, rerender } = render(
+      <PluginCard
+        item={{ ...item, icon: '/files/icon.svg' }}
+        assetBase="https://plugins.example.com"
+        now={now}
+      />,
+    );
+    const icon = () => container.querySelector('img.mp-card__icon')?.getAttribute('src');
+    expect(icon()).toBe('https://plugins.example.com/files/icon.svg');
+    rerender(
+      <PluginCard
+        item={{ ...item, icon: 'files/icon.svg' }}
+        assetBase="https://example.com/marketplace"
+        now={now}
+      />,
+    );
+    expect(icon()).toBe('https://example.com/marketplace/files/icon.svg');
+    rerender(<PluginCard item={item} assetBase="https://other.example" now={now} />);
+    expect(icon()).toBe(item.icon);
+    rerender(<PluginCard item={{ ...item, icon: '/files/icon.svg' }} now={now} />);
+    expect(icon()).toBe('/files/icon.svg');
+  });
+});
+
 describe('ThemeCard', () => {
   it('shows the theme screenshot at 382x213 and always its update date', () => {
     const theme = { ...item, name: 'Dracula', isTheme: true, updateDate: now - day / 2 };
@@ -79,6 +105,21 @@ describe('ThemeCard', () => {
     expect(image.getAttribute('width')).toBe('382');
     expect(image.getAttribute('height')).toBe('213');
     expect(screen.getByRole('article').textContent).toContain('Updated 21.11.2026');
+  });
+
+  it('loads a relative screenshot address from the marketplace named by assetBase', () => {
+    const theme = { ...item, name: 'Dracula', isTheme: true };
+    render(
+      <ThemeCard
+        item={theme}
+        imageUrl="/files/dracula.png"
+        assetBase="https://plugins.example.com/marketplace"
+        now={now}
+      />,
+    );
+    expect(screen.getByRole('img', { name: 'Dracula screenshot' }).getAttribute('src')).toBe(
+      'https://plugins.example.com/files/dracula.png',
+    );
   });
 
   it('has a skeleton', () => {

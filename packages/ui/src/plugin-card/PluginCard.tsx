@@ -20,6 +20,11 @@ export interface PluginCardProps {
   newWindow?: boolean;
   /** The current time, for the update-date rule. */
   now?: number;
+  /**
+   * Where the item's relative image addresses (the API gives `/files/...` paths) are resolved from: the
+   * marketplace's address when the card runs on another site. Default: the page's own address.
+   */
+  assetBase?: string;
   /** Shown at the bottom instead of the chart of `item.downloadStatistics`, e.g. a chart still loading. */
   chart?: ReactNode;
 }
@@ -28,8 +33,31 @@ export function itemHref(link: string, baseUrl: string | undefined): string {
   return baseUrl === undefined ? link : new URL(link, baseUrl).toString();
 }
 
-export function CardIcon({ icon, name }: { icon: string; name: string }) {
-  if (icon) return <img className="mp-card__icon" src={icon} alt="" width={48} height={48} loading="lazy" />;
+/**
+ * An image address from the API made absolute on `assetBase` ('' stays ''); a base with a path keeps it
+ * for relative addresses (`files/x.png` under `https://example.com/marketplace/`).
+ */
+export function assetUrl(address: string, assetBase: string | undefined): string {
+  if (!address || assetBase === undefined) return address;
+  try {
+    return new URL(address, assetBase.endsWith('/') ? assetBase : `${assetBase}/`).href;
+  } catch {
+    return address;
+  }
+}
+
+export function CardIcon({ icon, name, assetBase }: { icon: string; name: string; assetBase?: string }) {
+  if (icon)
+    return (
+      <img
+        className="mp-card__icon"
+        src={assetUrl(icon, assetBase)}
+        alt=""
+        width={48}
+        height={48}
+        loading="lazy"
+      />
+    );
   return (
     <span className="mp-card__icon mp-card__icon--letter" aria-hidden="true">
       {name.trim().charAt(0).toUpperCase() || '?'}
@@ -67,12 +95,19 @@ export function CardMeta({ item, now }: { item: CardItem; now: number }) {
 }
 
 /** An item in a list: icon, name, vendor, rating, description, downloads, update date, pricing and chart. */
-export function PluginCard({ item, baseUrl, newWindow = false, now = Date.now(), chart }: PluginCardProps) {
+export function PluginCard({
+  item,
+  baseUrl,
+  assetBase,
+  newWindow = false,
+  now = Date.now(),
+  chart,
+}: PluginCardProps) {
   const description = item.preview.trim();
   return (
     <article className="mp-card" aria-label={item.name}>
       <div className="mp-card__header">
-        <CardIcon icon={item.icon} name={item.name} />
+        <CardIcon icon={item.icon} name={item.name} assetBase={assetBase} />
         <div className="mp-card__titles">
           <h3 className="mp-card__name">
             <CardLink href={itemHref(item.link, baseUrl)} newWindow={newWindow}>

@@ -36,6 +36,7 @@ export function RemotePluginCard({ apiBase, pluginId, newWindow = true }: Remote
         item={item}
         imageUrl={plugin.data.screenshots[0]?.url}
         baseUrl={apiBase}
+        assetBase={apiBase}
         newWindow={newWindow}
       />
     );
@@ -44,6 +45,7 @@ export function RemotePluginCard({ apiBase, pluginId, newWindow = true }: Remote
     <PluginCard
       item={item}
       baseUrl={apiBase}
+      assetBase={apiBase}
       newWindow={newWindow}
       chart={<Chart apiBase={apiBase} pluginId={pluginId} />}
     />

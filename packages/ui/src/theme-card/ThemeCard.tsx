@@ -1,27 +1,36 @@
 import { NO_DESCRIPTION, THEME_CARD_IMAGE } from '@marketplace/core';
 import type { CardItem } from '../plugin-card/card-data';
-import { CardLink, CardMeta, itemHref } from '../plugin-card/PluginCard';
+import { assetUrl, CardLink, CardMeta, itemHref } from '../plugin-card/PluginCard';
 import { LoadingPlaceholder } from '../loading-placeholder/LoadingPlaceholder';
 import { StarRating } from '../star-rating/StarRating';
 
 export interface ThemeCardProps {
   item: CardItem;
-  /** A screenshot of the theme, shown at 382x213. */
+  /** A screenshot of the theme, shown at 382x213; a relative address is resolved on `assetBase`. */
   imageUrl?: string;
   baseUrl?: string;
+  /** Where relative image addresses are resolved from (see PluginCardProps.assetBase). */
+  assetBase?: string;
   newWindow?: boolean;
   now?: number;
 }
 
 /** A theme in a list: a large screenshot, then name, vendor, rating and numbers. */
-export function ThemeCard({ item, imageUrl, baseUrl, newWindow = false, now = Date.now() }: ThemeCardProps) {
+export function ThemeCard({
+  item,
+  imageUrl,
+  baseUrl,
+  assetBase,
+  newWindow = false,
+  now = Date.now(),
+}: ThemeCardProps) {
   const description = item.preview.trim();
   return (
     <article className="mp-card mp-card--theme" aria-label={item.name}>
       {imageUrl ? (
         <img
           className="mp-card__image"
-          src={imageUrl}
+          src={assetUrl(imageUrl, assetBase)}
           alt={`${item.name} screenshot`}
           width={THEME_CARD_IMAGE.width}
           height={THEME_CARD_IMAGE.height}
