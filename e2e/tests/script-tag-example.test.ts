@@ -126,11 +126,14 @@ describe('the script-tag example page', () => {
       .locator('mp-install-button')
       .getByRole('button', { name: `Install to ${ide.name}` })
       .click();
-    // The failure toast: an error toast (it stays until closed) with the failure title, naming the IDE.
+    // The failure toast: an error toast (it stays until closed) with the spec's title and sentence, then why.
     const alert = page.locator('mp-install-button').getByRole('alert');
     await alert.waitFor();
-    expect(await alert.locator('.mp-toast__title').textContent()).toBe(installFailureToast(ide.name).title);
-    expect(await alert.locator('.mp-toast__message').textContent()).toContain(ide.name);
+    const failure = installFailureToast(ide.name);
+    expect(await alert.locator('.mp-toast__title').textContent()).toBe(failure.title);
+    expect(await alert.locator('.mp-toast__message').textContent()).toContain(
+      `${failure.message} ${ide.name} refused the request.`,
+    );
     expect(ide.requests.find((request) => request.query.action === 'install')?.status).toBe(403);
     expect(ide.installedPluginIds()).not.toContain(items.plugin.xmlId);
     await page.context().close();
