@@ -146,6 +146,38 @@ function NewVersion({ plugin, onUploaded }: { plugin: Plugin; onUploaded: () => 
   );
 }
 
+/** The developer's own lifecycle actions; the server refuses (409, with its reason) what the state does not allow. */
+function Visibility({ plugin, onChanged }: { plugin: Plugin; onChanged: () => void }) {
+  const save = useSave();
+  const act = async (action: string, what: string) => {
+    if (
+      await save(what, () =>
+        api.request({ method: 'POST', path: `/api/plugins/${plugin.id}/${action}`, json: {} }),
+      )
+    )
+      onChanged();
+  };
+  return (
+    <Block title="Publishing">
+      <p className="site-muted">
+        A new plugin is a draft until you publish it; administrators then approve it for everyone to see.
+      </p>
+      <div className="site-form-actions">
+        <button type="button" className="mp-button" onClick={() => void act('publish', 'Publishing')}>
+          Publish
+        </button>
+        <button
+          type="button"
+          className="site-button-secondary"
+          onClick={() => void act('request-removal', 'Removal request')}
+        >
+          Request removal
+        </button>
+      </div>
+    </Block>
+  );
+}
+
 function Fields({ plugin, onSaved }: { plugin: Plugin; onSaved: () => void }) {
   const save = useSave();
   const [fields, setFields] = useState({
@@ -411,6 +443,7 @@ function Manage({ pluginId }: { pluginId: number }) {
           reloadVersions();
         }}
       />
+      <Visibility plugin={data} onChanged={reload} />
       <Fields key={`fields-${data.info.name}`} plugin={data} onSaved={reload} />
       <Tags plugin={data} onSaved={reload} />
       <FileUpload

@@ -1,0 +1,216 @@
+import { startIdeSimulator } from '@marketplace/ide-simulator';
+import type { IdeSimulator } from '@marketplace/ide-simulator';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, openPage } from '../support/browser';
+import { findDemoItems } from '../support/catalogue';
+import type { DemoItems } from '../support/catalogue';
+import { pluginJar } from './support/plugin-archive';
+import { buildSite, startSiteServer } from './support/site-server';
+import type { SiteServer } from './support/site-server';
+import { getJson, signIn } from './support/site-pages';
+
+const POLL = { timeout: 30_000, interval: 200 };
+
+/** The mean rating the item page shows in its reviews summary ("4.2 out of 5"). */
+async function shownMeanRating(page: Page): Promise<string> {
+  return (await page.locator('.site-reviews__mean').innerText()).trim();
+}
+
+describe('the marketplace site in Chromium', () => {
+  let server: SiteServer;
+  let browser: Browser;
+  let ide: IdeSimulator;
+  let items: DemoItems;
+
+  beforeAll(async () => {
+    buildSite();
+    server = await startSiteServer();
+    items = await findDemoItems(server.origin);
+    browser = await launchChromium();
+    ide = await startIdeSimulator({ port: 63342, plugins: { [items.plugin.xmlId]: true } });
+  });
+
+  afterAll(async () => {
+    await ide?.close();
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('lets a visitor search, open an item and install it into the running IDE', async () => {
+    const { context, page, errors } = await openPage(browser);
+    try {
+      await page.goto(`${server.origin}/`);
+      await expect.poll(() => page.title(), POLL).toBe('Plugins for your IDE | Marketplace');
+      const searchBox = page.getByRole('combobox', { name: 'Search plugins' });
+      await searchBox.fill(items.plugin.name);
+      await page
+        .getByRole('option', { name: new RegExp(items.plugin.name) })
+        .first()
+        .waitFor();
+      await searchBox.press('Enter');
+      await page.waitForURL(/\/search\?search=/);
+      await page.getByRole('heading', { name: items.plugin.name, exact: true }).first().click();
+      await page.waitForURL(new RegExp(`/plugin/${items.plugin.id}-`));
+      await expect.poll(() => page.title(), POLL).toBe(`${items.plugin.name} | Marketplace`);
+
+      await page.getByRole('button', { name: `Install to ${ide.name}` }).click();
+      await page.getByText(`Check your IDE - ${ide.name}`).waitFor(POLL);
+      await expect.poll(() => ide.installedPluginIds(), POLL).toContain(items.plugin.xmlId);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('keeps the search in the address and restores the scroll position on Back', async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await page.setViewportSize({ width: 1280, height: 700 });
+      await page.goto(`${server.origin}/search?orderBy=downloads&payment=free`);
+      await page.locator('.site-grid .mp-card').nth(10).waitFor();
+      expect(await page.getByLabel('Sort by').inputValue()).toBe('downloads');
+      expect(await page.getByRole('radio', { name: 'Free' }).isChecked()).toBe(true);
+      await page.getByLabel('Sort by').selectOption('name');
+      await page.waitForURL(/orderBy=name/);
+      expect(new URL(page.url()).searchParams.get('payment')).toBe('free');
+
+      await page.evaluate(() => window.scrollTo(0, 1200));
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(900);
+      const scrolled = await page.evaluate(() => window.scrollY);
+      const card = page.locator('.site-grid .mp-card a').nth(12);
+      await card.click();
+      await page.waitForURL(/\/plugin\//);
+      await page.goBack();
+      await page.waitForURL(/orderBy=name/);
+      await expect.poll(() => page.evaluate(() => window.scrollY), POLL).toBeGreaterThan(scrolled - 50);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('publishes a new plugin and version that an administrator approves into search and the IDE feed', async () => {
+    const xmlId = `com.example.e2e.site${Date.now()}`;
+    const name = `Site Flow Lens ${Date.now() % 100000}`;
+    const developer = await openPage(browser);
+    const admin = await openPage(browser);
+    try {
+      const page = developer.page;
+      await page.goto(`${server.origin}/dashboard`);
+      await signIn(page, 'developer', server.passwords.developer);
+      await page.getByRole('link', { name: 'Add a new plugin' }).click();
+      await page.waitForURL(/\/dashboard\/new/);
+      await page.getByRole('button', { name: 'Upload plugin' }).click();
+      await page.getByText('Choose the plugin archive (.zip or .jar).').waitFor();
+
+      await page.getByLabel('Plugin archive').setInputFiles({
+        name: 'lens.jar',
+        mimeType: 'application/java-archive',
+        buffer: pluginJar({
+          xmlId,
+          name,
+          version: '1.0.0',
+          description: '<p>Lenses for every file you open.</p>',
+        }),
+      });
+      await page.getByLabel('License URL').fill('https://example.com/license');
+      await page.getByRole('button', { name: 'Upload plugin' }).click();
+      // The server's validation result is shown as the spec's errors list.
+      await page.getByText('Choose at least one tag for the plugin').waitFor(POLL);
+      await page.getByLabel('Tags (comma-separated)').fill('Languages');
+      await page.getByRole('button', { name: 'Upload plugin' }).click();
+      await page.getByText('Version 1.0.0 is uploaded').waitFor(POLL);
+      await page.getByRole('link', { name: 'Manage the plugin' }).click();
+      await page.waitForURL(/\/dashboard\/plugin\/\d+/);
+      const pluginId = Number(/\/dashboard\/plugin\/(\d+)/.exec(page.url())?.[1]);
+      // The page is complete once its version list has loaded.
+      await page.getByRole('form', { name: 'Compatibility of version 1.0.0' }).waitFor(POLL);
+
+      await page.getByLabel('Archive').setInputFiles({
+        name: 'lens-1.1.0.jar',
+        mimeType: 'application/java-archive',
+        buffer: pluginJar({
+          xmlId,
+          name,
+          version: '1.1.0',
+          description: '<p>Lenses for every file you open.</p>',
+        }),
+      });
+      await page.getByRole('button', { name: 'Upload version' }).click();
+      await page.getByText('Version 1.1.0 is uploaded.').waitFor(POLL);
+      await page.getByRole('button', { name: 'Publish', exact: true }).click();
+      await page.getByText('Publishing saved').waitFor(POLL);
+
+      const search = () =>
+        getJson<{ plugins: { id: number }[] }>(
+          server.origin,
+          `/api/searchPlugins?search=${encodeURIComponent(name)}`,
+        );
+      expect((await search()).plugins.map((plugin) => plugin.id)).not.toContain(pluginId);
+
+      await admin.page.goto(`${server.origin}/admin`);
+      await signIn(admin.page, 'admin', server.passwords.admin);
+      await admin.page
+        .getByRole('row', { name: new RegExp(name) })
+        .getByRole('button', { name: 'Review' })
+        .click();
+      await admin.page.getByRole('button', { name: 'Approve', exact: true }).click();
+      await admin.page.getByText('Approve: done').waitFor(POLL);
+      await admin.page.locator('.site-badge', { hasText: /^Approved$/ }).waitFor(POLL);
+
+      await expect
+        .poll(async () => (await search()).plugins.map((plugin) => plugin.id), POLL)
+        .toContain(pluginId);
+      const visitor = await openPage(browser);
+      try {
+        await visitor.page.goto(`${server.origin}/search?search=${encodeURIComponent(name)}`);
+        await visitor.page.getByRole('heading', { name, exact: true }).waitFor(POLL);
+      } finally {
+        await visitor.context.close();
+      }
+      const feed = await fetch(`${server.origin}/plugins/list?build=IU-252.23892.409`).then((answer) =>
+        answer.text(),
+      );
+      expect(feed).toContain(xmlId);
+      expect(developer.errors).toEqual([]);
+      expect(admin.errors).toEqual([]);
+    } finally {
+      await developer.context.close();
+      await admin.context.close();
+    }
+  });
+
+  it('lets a visitor write and edit a review, and the rating changes', async () => {
+    const { context, page, errors } = await openPage(browser);
+    try {
+      // The least-rated item moves the most when a review is added.
+      const candidates = await getJson<{ plugins: { id: number; link: string }[] }>(
+        server.origin,
+        '/api/searchPlugins?orderBy=rating_asc&family=intellij&max=1',
+      );
+      const item = candidates.plugins[0]!;
+      await page.goto(`${server.origin}${item.link}/reviews`);
+      await signIn(page, 'visitor', server.passwords.visitor);
+      const before = await shownMeanRating(page);
+
+      await page.getByRole('button', { name: 'Post review' }).click();
+      await page.getByText('Choose from 1 to 5 stars.').waitFor();
+      await page.getByRole('radio', { name: '5 stars' }).first().check({ force: true });
+      await page.getByLabel('Your review').fill('Works well for large projects.');
+      await page.getByRole('button', { name: 'Post review' }).click();
+      await page.getByText('Works well for large projects.').waitFor(POLL);
+      await expect.poll(() => shownMeanRating(page), POLL).not.toBe(before);
+      const afterWrite = await shownMeanRating(page);
+
+      await page.getByRole('button', { name: 'Edit' }).click();
+      await page.getByRole('radio', { name: '1 star', exact: true }).first().check({ force: true });
+      await page.getByLabel('Your review').fill('Slower than I hoped on big files.');
+      await page.getByRole('button', { name: 'Save review' }).click();
+      await page.getByText('Slower than I hoped on big files.').waitFor(POLL);
+      await expect.poll(() => shownMeanRating(page), POLL).not.toBe(afterWrite);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,13 @@
+import { defineProject } from 'vitest/config';
+
+/** The site's browser tests on their own (`npx vitest run --config e2e/site/vitest.config.ts`). */
+export default defineProject({
+  test: {
+    name: 'e2e-site',
+    environment: 'node',
+    include: ['**/*.test.ts'],
+    fileParallelism: false,
+    testTimeout: 120_000,
+    hookTimeout: 240_000,
+  },
+});
