@@ -91,6 +91,40 @@ describe('the script-tag example page', () => {
     await page.context().close();
   });
 
+  it("tells the page the card's rendered size, as an embed page tells its frame", async () => {
+    const { page, errors } = await openPage(browser);
+    await page.addInitScript(() => {
+      const sizes: unknown[] = [];
+      (window as unknown as { cardSizes: unknown[] }).cardSizes = sizes;
+      document.addEventListener('embed:size', (event) => {
+        if ((event.target as Element).matches('mp-plugin-card[data-item="plugin"]'))
+          sizes.push((event as CustomEvent<{ width: number; height: number }>).detail);
+      });
+    });
+    await page.goto(exampleUrl());
+    const card = page.locator('mp-plugin-card[data-item="plugin"]');
+    await card.locator('.mp-card__name').waitFor();
+    // The last size reported is the card's size on the page (rounded up), whenever the chart has loaded.
+    const sizes = () =>
+      card.evaluate((element) => {
+        const rect = element.getBoundingClientRect();
+        const last = (window as unknown as { cardSizes: { width: number; height: number }[] }).cardSizes.at(
+          -1,
+        );
+        return {
+          reported: last && { width: last.width, height: last.height },
+          actual: { width: Math.ceil(rect.width), height: Math.ceil(rect.height) },
+        };
+      });
+    await expect
+      .poll(sizes, { timeout: 15_000 })
+      .toSatisfy(
+        ({ reported, actual }) => actual.height > 0 && JSON.stringify(reported) === JSON.stringify(actual),
+      );
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('installs into the running IDE and shows the success toast with its name', async () => {
     ide = await startIdeSimulator({
       port: 63342,

@@ -1,12 +1,11 @@
 import type { Plugin } from '@marketplace/core';
 import { createMessage } from '@marketplace/protocol';
-import { usePlugin } from '@marketplace/ui';
+import { useContentSize, usePlugin } from '@marketplace/ui';
 import type { ReactNode } from 'react';
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { resolveApiBase } from './api-base';
 import { embedItemFromApi } from './embed-item';
 import { parsePluginId } from './plugin-id';
-import { useSizeReport } from './use-size-report';
 import type { WidgetViewProps } from './widget-element';
 
 interface LoadedItemProps extends WidgetViewProps {
@@ -31,7 +30,9 @@ function Loaded({
   reportSize = true,
 }: Omit<LoadedItemProps, 'pluginId' | 'apiBase'> & { pluginId: number; apiBase: string }) {
   const plugin = usePlugin(apiBase, pluginId);
-  useSizeReport(host, (size) => {
+  // ui's embed-page hook, on the element itself: its size is what a host that frames it must fit.
+  const hostRef = useMemo(() => ({ current: host }), [host]);
+  useContentSize(hostRef, (size) => {
     if (reportSize) emit(createMessage('embed:size', size));
   });
   useEffect(() => {
