@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api } from '../lib/api';
 import { needsForcedTokenRefresh } from './crawler';
-import { readStored } from './storage';
+import { readStored, sessionStore } from './storage';
 import {
   CALLBACK_PATH,
   clearTokens,
@@ -57,7 +57,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const controller = new AbortController();
     if (!currentAccessToken()) {
       setUser(null);
-      const redirected = readStored<boolean>(sessionStorage, REDIRECT_FLAG_KEY) === true;
+      const redirected = readStored<boolean>(sessionStore(), REDIRECT_FLAG_KEY) === true;
       if (
         available &&
         needsForcedTokenRefresh({

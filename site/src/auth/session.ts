@@ -1,5 +1,5 @@
 import { codeChallenge, randomSecret } from './pkce';
-import { readStored, removeStored, writeStored } from './storage';
+import { readStored, removeStored, sessionStore, writeStored } from './storage';
 
 /** The identity service named by the page's meta tags (spec §6). */
 export interface IdentityService {
@@ -61,7 +61,7 @@ let memoryTokens: Tokens | undefined;
 
 /** The access token for API calls, or nothing for a guest. */
 export function currentAccessToken(): string | undefined {
-  memoryTokens ??= readStored<Tokens>(sessionStorage, TOKENS_KEY);
+  memoryTokens ??= readStored<Tokens>(sessionStore(), TOKENS_KEY);
   return memoryTokens?.accessToken;
 }
 
@@ -75,12 +75,12 @@ function storeTokens(answer: Record<string, unknown>): void {
     ...(typeof answer.id_token === 'string' ? { idToken: answer.id_token } : {}),
   };
   // A little early, so a call never leaves with a token that expires on the way.
-  writeStored(sessionStorage, TOKENS_KEY, memoryTokens, Date.now() + (expiresIn - 10) * 1000);
+  writeStored(sessionStore(), TOKENS_KEY, memoryTokens, Date.now() + (expiresIn - 10) * 1000);
 }
 
 export function clearTokens(): void {
   memoryTokens = undefined;
-  removeStored(sessionStorage, TOKENS_KEY);
+  removeStored(sessionStore(), TOKENS_KEY);
 }
 
 function redirectUri(): string {
@@ -97,8 +97,8 @@ export async function startSignIn(options: { returnTo?: string; silent?: boolean
     verifier: randomSecret(48),
     returnTo: options.returnTo ?? `${location.pathname}${location.search}`,
   };
-  writeStored(sessionStorage, PENDING_KEY, pending, Date.now() + 15 * 60_000);
-  if (options.silent) writeStored(sessionStorage, REDIRECT_FLAG_KEY, true, Date.now() + 60_000);
+  writeStored(sessionStore(), PENDING_KEY, pending, Date.now() + 15 * 60_000);
+  if (options.silent) writeStored(sessionStore(), REDIRECT_FLAG_KEY, true, Date.now() + 60_000);
   const url = new URL(endpoints.authorization_endpoint);
   url.search = new URLSearchParams({
     response_type: 'code',
@@ -116,8 +116,8 @@ export async function startSignIn(options: { returnTo?: string; silent?: boolean
 
 /** Finishes the sign-in on CALLBACK_PATH; resolves with where the visitor was. */
 export async function finishSignIn(query: URLSearchParams): Promise<string> {
-  const pending = readStored<PendingSignIn>(sessionStorage, PENDING_KEY);
-  removeStored(sessionStorage, PENDING_KEY);
+  const pending = readStored<PendingSignIn>(sessionStore(), PENDING_KEY);
+  removeStored(sessionStore(), PENDING_KEY);
   const error = query.get('error');
   if (error) {
     // A silent attempt that found no session is not a failure the visitor needs to hear about.
@@ -154,7 +154,7 @@ export async function finishSignIn(query: URLSearchParams): Promise<string> {
 
 /** Signs out here and at the identity service, then comes back to the home page. */
 export async function signOut(): Promise<void> {
-  const idToken = memoryTokens?.idToken ?? readStored<Tokens>(sessionStorage, TOKENS_KEY)?.idToken;
+  const idToken = memoryTokens?.idToken ?? readStored<Tokens>(sessionStore(), TOKENS_KEY)?.idToken;
   clearTokens();
   const service = identityService();
   const endpoints = service ? await discover(service).catch(() => undefined) : undefined;

@@ -1,11 +1,29 @@
+/**
+ * The page's session storage, or undefined where the browser refuses it (a frame on another site with
+ * third-party storage blocked): then nothing is kept, and the page still works for a guest.
+ */
+export function sessionStore(): Storage | undefined {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A stored value that may carry an expiry; expired values are removed when read (spec §4). */
 interface Stored<T> {
   value: T;
   expiresAt?: number;
 }
 
-export function writeStored<T>(storage: Storage, key: string, value: T, expiresAt?: number): void {
+export function writeStored<T>(
+  storage: Storage | undefined,
+  key: string,
+  value: T,
+  expiresAt?: number,
+): void {
   try {
+    if (!storage) return;
     const entry: Stored<T> = expiresAt === undefined ? { value } : { value, expiresAt };
     storage.setItem(key, JSON.stringify(entry));
   } catch (error) {
@@ -14,8 +32,9 @@ export function writeStored<T>(storage: Storage, key: string, value: T, expiresA
   }
 }
 
-export function readStored<T>(storage: Storage, key: string, now = Date.now()): T | undefined {
+export function readStored<T>(storage: Storage | undefined, key: string, now = Date.now()): T | undefined {
   try {
+    if (!storage) return undefined;
     const text = storage.getItem(key);
     if (text === null) return undefined;
     const entry = JSON.parse(text) as Stored<T>;
@@ -30,9 +49,9 @@ export function readStored<T>(storage: Storage, key: string, now = Date.now()): 
   }
 }
 
-export function removeStored(storage: Storage, key: string): void {
+export function removeStored(storage: Storage | undefined, key: string): void {
   try {
-    storage.removeItem(key);
+    storage?.removeItem(key);
   } catch (error) {
     console.warn(`Could not remove ${key}`, error);
   }

@@ -1,0 +1,217 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOST_PAGE_HOST, launchChromium, openPage } from '../support/browser';
+import { findDemoItems } from '../support/catalogue';
+import type { DemoItems } from '../support/catalogue';
+import { startTestHttpServer } from '../support/http-server';
+import type { RunningHttpServer } from '../support/http-server';
+import { buildSite, startSiteServer } from './support/site-server';
+import type { SiteServer } from './support/site-server';
+import { signIn } from './support/site-pages';
+
+const POLL = { timeout: 30_000, interval: 200 };
+
+/** Every payload sets a mark or opens a dialog if it ever runs. */
+const XSS_CORPUS = [
+  '<script>window.__xss = 1</script>',
+  '<img src=x onerror="window.__xss = 2">',
+  '<svg onload="window.__xss = 3"></svg>',
+  '<svg><script>window.__xss = 4</script></svg>',
+  '<a href="javascript:window.__xss = 5">click me</a>',
+  '<iframe src="javascript:parent.__xss = 6"></iframe>',
+  '<iframe srcdoc="<script>parent.__xss = 7</script>"></iframe>',
+  '<body onload="window.__xss = 8">',
+  '<details open ontoggle="window.__xss = 9">x</details>',
+  '<math><mtext><table><mglyph><style><img src=x onerror="window.__xss = 10">',
+  '<form><button formaction="javascript:window.__xss = 11">go</button></form>',
+  '<object data="javascript:window.__xss = 12"></object>',
+  '<embed src="javascript:window.__xss = 13">',
+  '<div style="background:url(javascript:window.__xss = 14)">styled</div>',
+  '<input autofocus onfocus="window.__xss = 15">',
+  '<video><source onerror="window.__xss = 16"></video>',
+  '<noscript><p title="</noscript><img src=x onerror=window.__xss=17>">',
+  '<a href="jav&#x09;ascript:window.__xss = 18">tab</a>',
+  '"><script>window.__xss = 19</script>',
+  '<meta http-equiv="refresh" content="0;url=javascript:window.__xss = 20">',
+  '[click](javascript:window.__xss=21) <img src=x onerror=window.__xss=22>',
+].join('\n');
+
+async function expectNoScriptRan(page: Page, dialogs: string[]): Promise<void> {
+  // Give late handlers (image errors, focus, toggles) their chance to fire.
+  await page.waitForTimeout(1000);
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  expect(dialogs).toEqual([]);
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
+}
+
+describe('the site against hostile content, framing and accessibility', () => {
+  let server: SiteServer;
+  let browser: Browser;
+  let items: DemoItems;
+  let hostPages: RunningHttpServer;
+
+  beforeAll(async () => {
+    buildSite();
+    server = await startSiteServer();
+    items = await findDemoItems(server.origin);
+    browser = await launchChromium();
+    const html = (body: string) => (_request: IncomingMessage, response: ServerResponse) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(
+        `<!doctype html><html lang="en"><head><title>Host</title></head><body>${body}</body></html>`,
+      );
+    };
+    hostPages = await startTestHttpServer({
+      mounts: [],
+      routes: {
+        '/embed.html': html(
+          `<script>window.received = []; addEventListener('message', (event) => window.received.push(event.data));</script>` +
+            `<iframe id="embed" src="${server.origin}/embeddable/card/${items.plugin.id}" width="400" height="300"></iframe>`,
+        ),
+        '/frame-site.html': html(
+          `<iframe id="site" src="${server.origin}/plugin/${items.plugin.id}"></iframe>`,
+        ),
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await hostPages?.close();
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('never runs script from hostile HTML in descriptions and change notes, even when the server sends it raw', async () => {
+    const { context, page } = await openPage(browser);
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    try {
+      // Stand in for a server that failed to sanitise: the browser's own sanitiser is the last line.
+      await page.route(`**/api/plugins/${items.plugin.id}`, async (route) => {
+        const response = await route.fetch();
+        const plugin = (await response.json()) as { info: { description: string } };
+        plugin.info.description = XSS_CORPUS;
+        await route.fulfill({ response, json: plugin });
+      });
+      await page.route(`**/api/plugins/${items.plugin.id}/updates?*`, async (route) => {
+        const response = await route.fetch();
+        const versions = (await response.json()) as { notes: string }[];
+        for (const version of versions) version.notes = XSS_CORPUS;
+        await route.fulfill({ response, json: versions });
+      });
+      await page.goto(`${server.origin}/plugin/${items.plugin.id}`);
+      await page.locator('.site-prose').first().waitFor(POLL);
+      const shown = await page.locator('.site-prose').first().innerHTML();
+      expect(shown).toContain('click me');
+      expect(shown).not.toMatch(/<script|<iframe|<object|<embed|<svg|<form|\son\w+=|javascript:|style=/i);
+      await expectNoScriptRan(page, dialogs);
+
+      await page.getByRole('link', { name: 'Versions' }).click();
+      await page.getByText('What’s new').first().click();
+      await expectNoScriptRan(page, dialogs);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows hostile review text as text', async () => {
+    const { context, page } = await openPage(browser);
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    try {
+      await page.goto(`${server.origin}/plugin/${items.ai.id}/reviews`);
+      await signIn(page, 'visitor', server.passwords.visitor);
+      await page.getByRole('radio', { name: '3 stars' }).first().check({ force: true });
+      await page.getByLabel('Your review').fill(XSS_CORPUS);
+      await page.getByRole('button', { name: 'Post review' }).click();
+      await page.locator('.site-review__text').first().waitFor(POLL);
+      await page.reload();
+      await page.locator('.site-review__text').first().waitFor(POLL);
+      await expectNoScriptRan(page, dialogs);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('refuses to be framed except on embed pages, which post the item to the page that frames them', async () => {
+    const pageResponse = await fetch(`${server.origin}/plugin/${items.plugin.id}`);
+    expect(pageResponse.headers.get('x-frame-options')).toBe('DENY');
+    expect(pageResponse.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const embedResponse = await fetch(`${server.origin}/embeddable/card/${items.plugin.id}`);
+    expect(embedResponse.headers.get('x-frame-options')).toBeNull();
+    expect(embedResponse.headers.get('content-security-policy')).toContain('frame-ancestors *');
+
+    const { context, page, errors } = await openPage(browser);
+    try {
+      await page.goto(`http://${HOST_PAGE_HOST}:${hostPages.port}/embed.html`);
+      await expect
+        .poll(
+          () =>
+            page.evaluate(() =>
+              (window as unknown as { received: { type: string; item?: { id: number } }[] }).received.map(
+                (message) => `${message.type}:${message.item?.id ?? ''}`,
+              ),
+            ),
+          POLL,
+        )
+        .toContain(`embed:item-data:${items.plugin.id}`);
+      const card = page.frameLocator('#embed').getByRole('link').first();
+      expect(await card.getAttribute('target')).toBe('_blank');
+
+      await page.goto(`http://${HOST_PAGE_HOST}:${hostPages.port}/frame-site.html`);
+      await page.waitForTimeout(1500);
+      const framed = page.frames().find((frame) => frame !== page.mainFrame());
+      expect(
+        await framed
+          ?.locator('.site-header')
+          .count()
+          .catch(() => 0),
+      ).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('has no serious or critical axe violations on the home, search, item and dashboard pages', async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      const pages: [string, () => Promise<void>][] = [
+        ['/', () => page.locator('.site-grid .mp-card').first().waitFor(POLL)],
+        ['/search?search=git', () => page.locator('.site-grid .mp-card').first().waitFor(POLL)],
+        [`/plugin/${items.plugin.id}`, () => page.locator('.site-prose, .site-muted').first().waitFor(POLL)],
+        [`/plugin/${items.plugin.id}/reviews`, () => page.locator('.site-reviews__mean').waitFor(POLL)],
+      ];
+      for (const [path, ready] of pages) {
+        await page.goto(`${server.origin}${path}`);
+        await ready();
+        expect(await seriousViolations(page), path).toEqual([]);
+      }
+      await page.goto(`${server.origin}/dashboard`);
+      await signIn(page, 'developer', server.passwords.developer);
+      await page.getByRole('table').waitFor(POLL);
+      expect(await seriousViolations(page), '/dashboard').toEqual([]);
+      await page.goto(`${server.origin}/dashboard/new`);
+      await page.getByLabel('License URL').waitFor(POLL);
+      expect(await seriousViolations(page), '/dashboard/new').toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
