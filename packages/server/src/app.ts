@@ -43,7 +43,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
         if (!answers.enabled || !answers.serveRaw(request, response)) handler(request, response);
       }),
     ...(isLoggerInstance ? { loggerInstance: loggerOption as FastifyBaseLogger } : { logger: loggerOption }),
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     // Keep the API's own URLs exact: a trailing slash is a different resource for caches and ETags.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     bodyLimit: 1024 * 1024,

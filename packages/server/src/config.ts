@@ -26,6 +26,12 @@ export interface Config {
    * 0 turns it off). It is only a cache: every process answers correctly without it.
    */
   responseCacheMs: number;
+  /**
+   * Whether X-Forwarded-* headers are believed (TRUST_PROXY, default false). Only behind a reverse proxy
+   * that sets them: otherwise anyone could pick the address that per-address rate limits count by.
+   * `true`, or a comma-separated list of proxy addresses or networks.
+   */
+  trustProxy: boolean | string;
   /** Sign-in: the embedded or an external OpenID Connect issuer, token rules, rate limits (src/auth). */
   auth: AuthConfig;
 }
@@ -57,6 +63,14 @@ function parseBoolean(name: string, raw: string | undefined, fallback: boolean):
   if (['1', 'true', 'yes', 'on'].includes(normalized)) return true;
   if (['0', 'false', 'no', 'off'].includes(normalized)) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}".`);
+}
+
+function parseTrustProxy(raw: string | undefined): boolean | string {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^[0-9a-fA-F.:/,\s]+$/.test(value) && /[.:]/.test(value)) return value;
+  throw new ConfigError(`TRUST_PROXY must be true, false or a list of proxy addresses, got "${raw}".`);
 }
 
 function parsePublicUrl(raw: string | undefined, fallback: string): string {
@@ -122,6 +136,7 @@ export function loadConfig(
     production: env.NODE_ENV === 'production',
     cacheMaxAgeSeconds: parseInteger('CACHE_MAX_AGE', env.CACHE_MAX_AGE, 60, 0, 31_536_000),
     responseCacheMs: parseInteger('RESPONSE_CACHE_MS', env.RESPONSE_CACHE_MS, 5000, 0, 3_600_000),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     auth,
   };
 }

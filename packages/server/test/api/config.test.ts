@@ -41,6 +41,16 @@ describe('loadConfig', () => {
     });
   });
 
+  it('believes X-Forwarded-For only when told it runs behind a proxy', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.0.0.2' }).trustProxy).toBe('10.0.0.1, 10.0.0.2');
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(
+      new ConfigError('TRUST_PROXY must be true, false or a list of proxy addresses, got "everyone".'),
+    );
+  });
+
   it.each([
     [{}, ['--no-demo']],
     [{ DEMO: 'false' }, []],
