@@ -1,4 +1,5 @@
 import { buildApp } from './app';
+import { describeDemoAccounts, setDemoPasswords } from './auth';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, type DatabaseConnection } from './db/client';
 import { migrate } from './db/migrate';
@@ -32,6 +33,7 @@ async function start(config: Config): Promise<void> {
       console.log(
         `Loaded ${loaded.plugins} demo items, ${loaded.versions} versions and ${loaded.reviews} reviews.`,
       );
+      console.log(describeDemoAccounts(await setDemoPasswords(database.db), config.publicUrl));
     }
 
     const app = await buildApp({
