@@ -20,7 +20,8 @@ export function buildSite(): void {
   const result = spawnSync('vite', ['build', '--logLevel', 'warn'], {
     cwd: siteDir,
     encoding: 'utf8',
-    env: { ...process.env, PATH: binPath },
+    // Test runners set NODE_ENV=test, which would bundle React's development build.
+    env: { ...process.env, PATH: binPath, NODE_ENV: 'production' },
   });
   if (result.status !== 0)
     throw new Error(
