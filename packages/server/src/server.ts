@@ -3,7 +3,7 @@ import { describeDemoAccounts, setDemoPasswords } from './auth';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, type DatabaseConnection } from './db/client';
 import { migrate } from './db/migrate';
-import { isCatalogueEmpty, loadDemoCatalogue } from './demo';
+import { DemoCatalogueError, isCatalogueEmpty, loadDemoCatalogue } from './demo';
 import { createFileStore } from './storage';
 
 /**
@@ -29,11 +29,17 @@ async function start(config: Config): Promise<void> {
       console.log(
         'The catalogue is empty: loading the demo catalogue (opt out with --no-demo or DEMO=false)...',
       );
-      const loaded = await loadDemoCatalogue(database, fileStore);
-      console.log(
-        `Loaded ${loaded.plugins} demo items, ${loaded.versions} versions and ${loaded.reviews} reviews.`,
-      );
-      console.log(describeDemoAccounts(await setDemoPasswords(database.db), config.publicUrl));
+      try {
+        const loaded = await loadDemoCatalogue(database, fileStore);
+        console.log(
+          `Loaded ${loaded.plugins} demo items, ${loaded.versions} versions and ${loaded.reviews} reviews.`,
+        );
+        console.log(describeDemoAccounts(await setDemoPasswords(database.db), config.publicUrl));
+      } catch (error) {
+        // Another server process sharing this database loaded it first: the catalogue is there, go on.
+        if (!(error instanceof DemoCatalogueError)) throw error;
+        console.log(`The demo catalogue was not loaded here: ${error.message}`);
+      }
     }
 
     const app = await buildApp({
