@@ -1,4 +1,4 @@
-import { parseBuildNumber } from '@marketplace/core';
+import { parseBuildNumber, parseUntilBuild } from '@marketplace/core';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from './client';
 import { downloadCounts, pluginLatestVersions, plugins, pluginVersions } from './schema';
@@ -10,7 +10,11 @@ export class InvalidBuildNumberError extends Error {
   }
 }
 
-/** The comparable form of a version's build bounds, for the since/until component columns. */
+/**
+ * The comparable form of a version's build bounds, for the since/until component columns. The until bound is
+ * read as the IDE reads it (an explicit large until such as 145.9999 means 145.*), so the feeds agree with
+ * core's isCompatibleBuild.
+ */
 export function buildBoundColumns(
   sinceBuild: string,
   untilBuild: string | null | undefined,
@@ -19,7 +23,7 @@ export function buildBoundColumns(
   if (!since) throw new InvalidBuildNumberError(sinceBuild);
   if (untilBuild == null || untilBuild.trim() === '')
     return { sinceComponents: since.components, untilComponents: null };
-  const until = parseBuildNumber(untilBuild);
+  const until = parseUntilBuild(untilBuild);
   if (!until) throw new InvalidBuildNumberError(untilBuild);
   return { sinceComponents: since.components, untilComponents: until.components };
 }
