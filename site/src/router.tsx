@@ -1,6 +1,7 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { RouteError } from './components/RouteError';
 import { SiteLayout } from './components/SiteLayout';
+import { prefetchPlugin } from './lib/prefetch';
 
 /** A page module loaded on first visit, so the first page downloads only its own code. */
 function page(load: () => Promise<{ default: React.ComponentType }>): Pick<RouteObject, 'lazy'> {
@@ -20,7 +21,15 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, ...page(() => import('./pages/home/HomePage')) },
       { path: 'search', ...page(() => import('./pages/search/SearchPage')) },
-      { path: 'plugin/:item/:tab?', ...page(() => import('./pages/plugin/PluginPage')) },
+      {
+        path: 'plugin/:item/:tab?',
+        // Returns at once: the item's data loads beside the page's code instead of after it.
+        loader: ({ params }) => {
+          prefetchPlugin(params.item);
+          return null;
+        },
+        ...page(() => import('./pages/plugin/PluginPage')),
+      },
       { path: 'author/:userId', ...page(() => import('./pages/user/UserPage')) },
       { path: 'dashboard', ...page(() => import('./pages/dashboard/DashboardPage')) },
       { path: 'dashboard/new', ...page(() => import('./pages/dashboard/NewPluginPage')) },

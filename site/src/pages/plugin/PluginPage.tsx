@@ -7,9 +7,11 @@ import {
   downloadWording,
 } from '@marketplace/core';
 import { InstallButton, StarRating } from '@marketplace/ui';
+import { useRef } from 'react';
 import { NavLink, useParams } from 'react-router';
 import { PageLoading } from '../../components/PageLoading';
 import { api } from '../../lib/api';
+import { takePrefetchedPlugin } from '../../lib/prefetch';
 import { errorText, isNotFound } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
@@ -34,11 +36,15 @@ function tabsOf(plugin: Plugin): { key: TabKey; label: string }[] {
 export default function PluginPage() {
   const { item = '', tab = '' } = useParams();
   const pluginId = parseProductPageId(item);
+  // Only the first load of this page may use the answer the router asked for; reloads (after a review) ask afresh.
+  const firstLoad = useRef(true);
   const [plugin, reload] = useLoad(
-    (signal) =>
-      pluginId === undefined
-        ? Promise.reject(new Error('not found'))
-        : api.getPlugin(pluginId, {}, { signal }),
+    (signal) => {
+      if (pluginId === undefined) return Promise.reject(new Error('not found'));
+      const prefetched = firstLoad.current ? takePrefetchedPlugin(pluginId) : undefined;
+      firstLoad.current = false;
+      return prefetched ?? api.getPlugin(pluginId, {}, { signal });
+    },
     [pluginId],
   );
   usePageTitle(plugin.status === 'resolved' ? plugin.data.info.name : undefined);
