@@ -28,7 +28,8 @@ export function viewerOf(request: FastifyRequest): Viewer | undefined {
 /** The condition "the plugin aliased `p` is visible to this viewer". */
 export function pluginVisibleTo(viewer: Viewer | undefined): SQL {
   if (!viewer) return sql`p.listed`;
-  if (viewer.isAdmin) return sql`(p.listed OR p.lifecycle_state <> 'deleted')`;
+  // Administrators see every state, deleted included: they are the ones who may restore it.
+  if (viewer.isAdmin) return sql`true`;
   return sql`(p.listed OR (p.lifecycle_state <> 'deleted' AND (p.owner_id = ${viewer.userId} OR EXISTS (
     SELECT 1 FROM plugin_developers d WHERE d.plugin_id = p.id AND d.user_id = ${viewer.userId}))))`;
 }

@@ -296,6 +296,12 @@ describe('publishing a plugin', () => {
       headers: as(ownerManage),
     });
     expect(deleted.json()).toMatchObject({ lifecycleState: 'deleted' });
+    // A deleted item is gone for visitors and its owner; the administrator who may restore it still sees it.
+    const viewDeleted = (token: string | undefined) =>
+      testApp.app.inject({ url: `/api/plugins/${pluginId}`, headers: as(token) });
+    expect((await viewDeleted(undefined)).statusCode).toBe(404);
+    expect((await viewDeleted(ownerManage)).statusCode).toBe(404);
+    expect((await viewDeleted(adminToken)).statusCode).toBe(200);
     expect((await post('restore', ownerManage)).statusCode).toBe(403);
     expect((await post('restore', adminToken)).json()).toMatchObject({
       lifecycleState: 'draft',
