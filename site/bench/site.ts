@@ -94,10 +94,10 @@ async function main() {
         const scriptBytes = requests
           .filter((request) => request.resourceType === 'Script' && request.url.startsWith(server.origin))
           .reduce((sum, request) => sum + (request.transferSize ?? 0), 0);
-        const lcp = result.lhr.audits['largest-contentful-paint']?.displayValue ?? '?';
+        const metric = (id: string) => result.lhr.audits[id]?.displayValue ?? '?';
         console.log(
           `${formFactor.padEnd(7)} ${name.padEnd(4)} performance ${score} (goal ${SCORE_GOAL}), ` +
-            `initial JavaScript ${(scriptBytes / 1024).toFixed(1)} KB transferred (goal ${JS_GOAL_KB} KB gzip), LCP ${lcp}`,
+            `initial JavaScript ${(scriptBytes / 1024).toFixed(1)} KB transferred (goal ${JS_GOAL_KB} KB gzip), LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}`,
         );
       }
     }

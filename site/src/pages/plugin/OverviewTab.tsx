@@ -69,7 +69,7 @@ export function OverviewTab({ plugin }: { plugin: Plugin }) {
         ))}
       </div>
       <aside className="site-overview__side">
-        <section aria-labelledby="downloads-heading" className="site-side-block">
+        <section aria-labelledby="downloads-heading" className="site-side-block site-chart-block">
           <h2 id="downloads-heading">Downloads in the last 30 days</h2>
           <DownloadsChart
             status={downloads.status}
