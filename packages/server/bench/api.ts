@@ -9,6 +9,7 @@
  * postgres,pglite, --connections 1,32, --duration S (per measurement, default 10), --reseed,
  * --postgres-url URL (an existing database to create the benchmark database from), --data-dir DIR.
  */
+import { SORT_ORDERS } from '@marketplace/core';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
@@ -83,16 +84,7 @@ function searchPaths(): string[] {
     'vim',
     'github',
   ];
-  const orders = [
-    'relevance',
-    'downloads',
-    'update date',
-    'publish date',
-    'name',
-    'rating',
-    'downloads_asc',
-    'rating_asc',
-  ];
+  const orders = SORT_ORDERS;
   const filters = [
     '',
     '&payment=free',
