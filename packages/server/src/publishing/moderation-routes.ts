@@ -1,11 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ApprovalQueueQuery, ApprovalQueueSchema, ErrorBody } from '@marketplace/api-contract';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Queryable } from '../db/client';
 import { adminNotes, pluginAuditLog, pluginReports, plugins, pluginVersions } from '../db/schema';
 import { ApiError } from '../plugins/app/errors';
+import { setOffsetLinks } from '../routes/pagination';
 import { pluginVisibleTo, selectRows, viewerOf } from '../search/sql';
+import { loadApprovalQueue } from './approval-queue';
 import { recordAudit } from './audit';
 import {
   ADMIN_ACTIONS,
@@ -393,6 +396,28 @@ const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .limit(request.query.max)
         .offset(request.query.offset);
       return rows.map(reportBody);
+    },
+  );
+
+  app.get(
+    '/api/admin/plugins/pending',
+    {
+      config: { auth: ADMIN },
+      schema: {
+        tags: ['moderation'],
+        summary:
+          'Plugins waiting for an administrator (published and not approved, or with versions pending), oldest first',
+        querystring: ApprovalQueueQuery,
+        response: { 200: ApprovalQueueSchema, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const { max, offset } = request.query;
+      const queue = await loadApprovalQueue(app.db, { max, offset });
+      setOffsetLinks(request, reply, offset, max, queue.total);
+      // Who waits is administrators' business: never kept by a shared cache.
+      reply.header('cache-control', 'private, no-cache');
+      return queue.entries;
     },
   );
 
