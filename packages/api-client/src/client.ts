@@ -17,6 +17,8 @@ import {
   type Paged,
 } from './transport';
 import type {
+  ApprovalQueue,
+  ApprovalQueueInput,
   Channels,
   Comment,
   CompatibleProducts,
@@ -94,6 +96,16 @@ export class ApiClient {
 
   private getPaged<T>(path: string, options: CallOptions = {}): Promise<Paged<T>> {
     return this.transport.sendPaged<T>({ ...options, method: 'GET', path });
+  }
+
+  // Moderation ----------------------------------------------------------------------------------------------
+
+  /**
+   * Administrators only: every published plugin not approved yet and every plugin with versions pending
+   * approval, oldest waiting first; 20 a page unless `max` says otherwise, the total in `Paged.totalCount`.
+   */
+  getApprovalQueue(query: ApprovalQueueInput = {}, options?: CallOptions): Promise<Paged<ApprovalQueue>> {
+    return this.getPaged(apiPaths.approvalQueue(query), options);
   }
 
   // Plugins -------------------------------------------------------------------------------------------------

@@ -80,6 +80,8 @@ export const apiPaths = {
       },
     ),
 
+  /** Administrators only: plugins waiting for approval, max/offset paging. */
+  approvalQueue: (query: QueryParameters = {}) => withQuery('/api/admin/plugins/pending', query),
   searchPlugins: (query: QueryParameters = {}) => withQuery('/api/searchPlugins', query),
   searchSuggest: (query: QueryParameters) => withQuery('/api/searchSuggest', query),
   productAggregation: (query: QueryParameters = {}) => withQuery('/api/search/aggregation/products', query),

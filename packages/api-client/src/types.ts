@@ -3,6 +3,8 @@
  * schemas' static types, inputs as the query schemas with their server-side defaults made optional.
  */
 import type {
+  ApprovalQueueBody,
+  ApprovalQueueQuery,
   ChannelsSchema,
   CommentBody,
   CompatibleProductsSchema,
@@ -95,3 +97,8 @@ export interface NewReview {
 }
 export type ReviewChanges = Partial<Omit<NewReview, 'pluginId'>>;
 export type RatingInput = Pick<NewReview, 'rating' | 'categories'>;
+
+/** Administrators' queue of plugins waiting for approval, oldest waiting first. */
+export type ApprovalQueueInput = Input<ApprovalQueueQuery>;
+export type ApprovalQueue = ApprovalQueueBody;
+export type ApprovalQueueEntry = ApprovalQueue[number];

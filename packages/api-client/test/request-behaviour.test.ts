@@ -33,6 +33,28 @@ beforeAll(async () => {
   double.on('/foreign-links', (_request, response) =>
     json(response, 200, [], { link: '<https://elsewhere.example/api/steal?page=2>; rel="next"' }),
   );
+  double.on('/api/admin/plugins/pending', (request, response) =>
+    json(
+      response,
+      200,
+      [
+        {
+          id: 7,
+          name: 'Fresh',
+          xmlId: 'com.example.fresh',
+          family: 'intellij',
+          vendor: 'Example',
+          kind: 'new',
+          pendingVersions: [{ id: 70, version: '1.0.0', channel: '', uploaded: 1_000 }],
+          waitingSince: 2_000,
+        },
+      ],
+      {
+        link: `<${request.url}>; rel="first", </api/admin/plugins/pending?max=5&offset=15>; rel="next"`,
+        'x-total-count': '16',
+      },
+    ),
+  );
   double.on('/hang', () => {
     // Never answers: only an abort ends this call.
   });
@@ -120,6 +142,21 @@ describe('requests', () => {
     const saved = await client.request({ method: 'POST', path: '/saved', json: {} });
     expect(saved.kind).toBe('notification');
     expect(saved.kind === 'notification' && saved.message).toBe('The plugin was saved.');
+  });
+});
+
+describe('the approval queue', () => {
+  it('asks for the page given, with the bearer token, and reads the entries, links and total', async () => {
+    const admin = createApiClient({ baseUrl: double.origin, getToken: async () => 'perm:admin' });
+    const queue = await admin.getApprovalQueue({ max: 5, offset: 10 });
+    const sent = double.requests.at(-1);
+    expect(sent?.url).toBe('/api/admin/plugins/pending?max=5&offset=10');
+    expect(sent?.headers.authorization).toBe('Bearer perm:admin');
+    expect(queue.data.map((entry) => [entry.name, entry.kind, entry.pendingVersions[0]?.version])).toEqual([
+      ['Fresh', 'new', '1.0.0'],
+    ]);
+    expect(queue.totalCount).toBe(16);
+    expect(queue.links.next).toBe(`${double.origin}/api/admin/plugins/pending?max=5&offset=15`);
   });
 });
 
