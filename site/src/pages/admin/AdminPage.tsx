@@ -1,4 +1,4 @@
-import type { Plugin } from '@marketplace/api-client';
+import type { ApprovalQueue, Paged } from '@marketplace/api-client';
 import { formatDisplayDate } from '@marketplace/core';
 import { useToasts } from '@marketplace/ui';
 import { useState, type FormEvent } from 'react';
@@ -34,21 +34,19 @@ const ACTIONS = [
   ['disallow-access', 'Disallow access'],
 ] as const;
 
-/** How many recently changed items are checked for the approval queue. */
-const QUEUE_WINDOW = 40;
+/** Entries of the approval queue shown a page. */
+const QUEUE_PAGE_SIZE = 20;
+
+/** The versions an entry waits with, e.g. "1.1.0, 2.0.0-eap [eap]" (the stable channel is unnamed). */
+function pendingVersionsText(entry: ApprovalQueue[number]): string {
+  return entry.pendingVersions
+    .map((version) => (version.channel ? `${version.version} [${version.channel}]` : version.version))
+    .join(', ');
+}
 
 async function json<T>(request: Parameters<typeof api.request>[0]): Promise<T> {
   const answer = await api.request<T>(request);
   return answer.kind === 'json' ? answer.data : (undefined as T);
-}
-
-/** Items waiting for approval: the newest changed items (administrators see unlisted ones) that are not approved. */
-async function approvalQueue(signal: AbortSignal): Promise<Plugin[]> {
-  const recent = await api.searchPlugins({ orderBy: 'update date', max: QUEUE_WINDOW }, { signal });
-  const plugins = await Promise.all(
-    recent.data.plugins.map((item) => api.getPlugin(item.id, {}, { signal })),
-  );
-  return plugins.filter((plugin) => !plugin.info.approve || plugin.info.hasUnapprovedUpdate);
 }
 
 function Moderation({ pluginId, onChanged }: { pluginId: number; onChanged: () => void }) {
@@ -169,7 +167,12 @@ function Moderation({ pluginId, onChanged }: { pluginId: number; onChanged: () =
 function Admin() {
   const [selected, setSelected] = useState<number | undefined>(undefined);
   const [idText, setIdText] = useState('');
-  const [queue, reloadQueue] = useLoad(approvalQueue, []);
+  const [queueOffset, setQueueOffset] = useState(0);
+  const [queue, reloadQueue] = useLoad(
+    (signal): Promise<Paged<ApprovalQueue>> =>
+      api.getApprovalQueue({ max: QUEUE_PAGE_SIZE, offset: queueOffset }, { signal }),
+    [queueOffset],
+  );
   const [reports] = useLoad(
     (signal) =>
       json<Report[]>({ method: 'GET', path: '/api/admin/reports', query: { max: 50, offset: 0 }, signal }),
@@ -204,42 +207,75 @@ function Admin() {
         <h2 id="queue-heading">Waiting for approval</h2>
         {queue.status === 'rejected' ? <p className="site-error">{errorText(queue.error)}</p> : null}
         {queue.status === 'pending' ? <p className="site-muted">Loading…</p> : null}
-        {queue.status === 'resolved' && queue.data.length === 0 ? (
+        {queue.status === 'resolved' && queue.data.data.length === 0 ? (
           <p className="site-muted">Nothing is waiting.</p>
         ) : null}
-        {queue.status === 'resolved' && queue.data.length ? (
-          <table className="site-table">
-            <thead>
-              <tr>
-                <th scope="col">Item</th>
-                <th scope="col">Vendor</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span className="mp-visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {queue.data.map((plugin) => (
-                <tr key={plugin.id}>
-                  <td>
-                    <Link to={plugin.info.link}>{plugin.info.name}</Link>
-                  </td>
-                  <td>{plugin.vendor.name}</td>
-                  <td>{plugin.info.approve ? 'Update waiting' : 'New item'}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="site-button-secondary"
-                      onClick={() => setSelected(plugin.id)}
-                    >
-                      Review
-                    </button>
-                  </td>
+        {queue.status === 'resolved' && queue.data.data.length ? (
+          <>
+            <p className="site-muted">
+              {queue.data.totalCount ?? queue.data.data.length} waiting, oldest first
+            </p>
+            <table className="site-table">
+              <thead>
+                <tr>
+                  <th scope="col">Item</th>
+                  <th scope="col">Vendor</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Waiting since</th>
+                  <th scope="col">
+                    <span className="mp-visually-hidden">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {queue.data.data.map((entry) => (
+                  <tr key={entry.id}>
+                    <td>
+                      <Link to={`/plugin/${entry.id}`}>{entry.name}</Link>{' '}
+                      <span className="site-muted">{entry.xmlId}</span>
+                    </td>
+                    <td>{entry.vendor ?? '—'}</td>
+                    <td>
+                      {entry.kind === 'new' ? 'New item' : 'Update waiting'}
+                      {entry.pendingVersions.length ? (
+                        <span className="site-muted"> ({pendingVersionsText(entry)})</span>
+                      ) : null}
+                    </td>
+                    <td>{formatDisplayDate(entry.waitingSince)}</td>
+                    <td>
+                      <button
+                        type="button"
+                        className="site-button-secondary"
+                        onClick={() => setSelected(entry.id)}
+                      >
+                        Review
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {queue.data.links.prev || queue.data.links.next ? (
+              <div className="site-form-actions">
+                <button
+                  type="button"
+                  className="site-button-secondary"
+                  disabled={!queue.data.links.prev}
+                  onClick={() => setQueueOffset(Math.max(0, queueOffset - QUEUE_PAGE_SIZE))}
+                >
+                  Previous page
+                </button>
+                <button
+                  type="button"
+                  className="site-button-secondary"
+                  disabled={!queue.data.links.next}
+                  onClick={() => setQueueOffset(queueOffset + QUEUE_PAGE_SIZE)}
+                >
+                  Next page
+                </button>
+              </div>
+            ) : null}
+          </>
         ) : null}
       </section>
       <section className="site-section" aria-labelledby="reports-heading">
