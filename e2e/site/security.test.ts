@@ -9,7 +9,7 @@ import { startTestHttpServer } from '../support/http-server';
 import type { RunningHttpServer } from '../support/http-server';
 import { buildSite, startSiteServer } from './support/site-server';
 import type { SiteServer } from './support/site-server';
-import { signIn } from './support/site-pages';
+import { getJson, signIn } from './support/site-pages';
 
 const POLL = { timeout: 30_000, interval: 200 };
 
@@ -122,6 +122,44 @@ describe('the site against hostile content, framing and accessibility', () => {
       await page.getByRole('link', { name: 'Versions' }).click();
       await page.getByText('What’s new').first().click();
       await expectNoScriptRan(page, dialogs);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('never runs script from hostile HTML or Markdown documentation tabs', async () => {
+    const token = server.createToken('developer', 'manage');
+    const me = await getJson<{ id: number }>(server.origin, '/api/users/me', token);
+    const owned = await getJson<{ id: number }[]>(server.origin, `/api/users/${me.id}/plugins`);
+    const pluginId = owned[0]?.id;
+    expect(pluginId).toBeDefined();
+    const contentUrls: string[] = [];
+    for (const [fileName, type] of [
+      ['hostile.html', 'text/html'],
+      ['hostile.md', 'text/markdown'],
+    ] as const) {
+      const form = new FormData();
+      form.append('file', new Blob([`# Guide\n\n${XSS_CORPUS}\n`], { type }), fileName);
+      const response = await fetch(
+        `${server.origin}/api/plugins/${pluginId}/documentation?tabName=${encodeURIComponent(fileName)}`,
+        { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form },
+      );
+      expect(response.status, await response.clone().text()).toBe(200);
+      contentUrls.push(((await response.json()) as { contentUrl: string }).contentUrl);
+    }
+
+    const { context, page } = await openPage(browser);
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    try {
+      for (const contentUrl of contentUrls) {
+        await page.goto(`${server.origin}${contentUrl}`);
+        await page.getByText('click me').first().waitFor(POLL);
+        await expectNoScriptRan(page, dialogs);
+      }
     } finally {
       await context.close();
     }

@@ -33,6 +33,8 @@ export interface SiteServer {
   origin: string;
   /** Passwords given to the demo accounts admin, developer and visitor. */
   passwords: Record<'admin' | 'developer' | 'visitor', string>;
+  /** A new permanent API token of a demo account, made with `mp tokens create`. */
+  createToken(login: string, scope: 'upload' | 'manage'): string;
   close(): Promise<void>;
 }
 
@@ -111,20 +113,18 @@ export async function startSiteServer(): Promise<SiteServer> {
       developer: 'e2e-developer-pass',
       visitor: 'e2e-visitor-pass',
     };
-    for (const [login, password] of Object.entries(passwords)) {
-      const result = spawnSync(
-        'tsx',
-        ['src/cli/mp.ts', 'users', 'set-password', '--login', login, '--password', password],
-        {
-          cwd: serverDir,
-          env,
-          encoding: 'utf8',
-        },
-      );
+    const mp = (args: string[]): string => {
+      const result = spawnSync('tsx', ['src/cli/mp.ts', ...args], { cwd: serverDir, env, encoding: 'utf8' });
       if (result.status !== 0)
-        throw new Error(`mp users set-password failed:\n${result.stdout}\n${result.stderr}`);
+        throw new Error(`mp ${args.slice(0, 2).join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
+      return result.stdout;
+    };
+    for (const [login, password] of Object.entries(passwords)) {
+      mp(['users', 'set-password', '--login', login, '--password', password]);
     }
-    return { origin, passwords, close };
+    const createToken = (login: string, scope: 'upload' | 'manage') =>
+      mp(['tokens', 'create', '--login', login, '--scope', scope]).trim();
+    return { origin, passwords, createToken, close };
   } catch (error) {
     await close();
     throw error;
