@@ -2,6 +2,7 @@ export * from './constants';
 export * from './families';
 export * from './enums';
 export * from './products';
+export * from './product-codes';
 export * from './build-number';
 export * from './links';
 export * from './format';

@@ -4,6 +4,11 @@ import { PROGRAMMING_LANGUAGES } from './enums';
 import {
   COURSE_LANGUAGE_PRODUCTS,
   EDUCATIONAL_IDE_LANGUAGES,
+  productKeyFromBuildNumber,
+  productKeysForCourseLanguage,
+  toProgrammingLanguage,
+} from './product-codes';
+import {
   IDE_PRODUCTS,
   IDE_PRODUCT_KEYS,
   isIdeProductKey,
@@ -11,7 +16,6 @@ import {
   productFromBuildNumber,
   productFullName,
   productsForCourseLanguage,
-  toProgrammingLanguage,
 } from './products';
 
 const SPEC_KEYS =
@@ -205,5 +209,18 @@ describe('IDEs for a course language', () => {
     expect(productsForCourseLanguage('Haskell')).toEqual([]);
     expect(productsForCourseLanguage('')).toEqual([]);
     expect(toProgrammingLanguage('C++')).toBeUndefined();
+  });
+});
+
+describe('recognising an IDE without the whole catalogue', () => {
+  it('gives the same product keys as the full lookups', () => {
+    for (const build of ['IU-241.1', 'py-252.2', 'AI-243.1', 'PC-241.1', '241.14494', 'XX-241.1', '-241.1']) {
+      expect(productKeyFromBuildNumber(build)).toBe(productFromBuildNumber(build)?.key);
+    }
+    for (const language of [...PROGRAMMING_LANGUAGES, 'java', 'COBOL', '']) {
+      expect(productKeysForCourseLanguage(language)).toEqual(
+        productsForCourseLanguage(language).map((product) => product.key),
+      );
+    }
   });
 });

@@ -5,8 +5,12 @@
  */
 import type { ProductFamily } from './families';
 import { familyLabel } from './families';
-import type { ProgrammingLanguage } from './enums';
-import { PROGRAMMING_LANGUAGES } from './enums';
+import {
+  PRODUCT_CODES,
+  productKeyByCode,
+  productKeyFromBuildNumber,
+  productKeysForCourseLanguage,
+} from './product-codes';
 
 export const IDE_PRODUCT_KEYS = [
   'IDEA',
@@ -73,14 +77,13 @@ function previewTooltip(title: string): string {
   return `${title} is in preview: plugins for it may change or stop working between its releases.`;
 }
 
-type Entry = Omit<IdeProduct, 'key' | 'paid' | 'beta'> & { paid?: boolean; beta?: boolean };
+type Entry = Omit<IdeProduct, 'key' | 'code' | 'paid' | 'beta'> & { paid?: boolean; beta?: boolean };
 
 /** Written once here, completed below: paid unless said otherwise, not in preview unless said otherwise. */
 const CATALOGUE: Readonly<Record<IdeProductKey, Entry>> = {
-  IDEA: { id: 'idea', code: 'IU', title: 'IntelliJ IDEA', edition: 'Ultimate', family: 'intellij' },
+  IDEA: { id: 'idea', title: 'IntelliJ IDEA', edition: 'Ultimate', family: 'intellij' },
   IDEA_COMMUNITY: {
     id: 'idea_ce',
-    code: 'IC',
     title: 'IntelliJ IDEA',
     edition: 'Community',
     paid: false,
@@ -88,27 +91,24 @@ const CATALOGUE: Readonly<Record<IdeProductKey, Entry>> = {
   },
   IDEA_EDUCATIONAL: {
     id: 'idea_edu',
-    code: 'IE',
     title: 'IntelliJ IDEA',
     edition: 'Educational',
     paid: false,
     family: 'intellij',
   },
-  PHPSTORM: { id: 'phpstorm', code: 'PS', title: 'PhpStorm', family: 'intellij' },
-  WEBSTORM: { id: 'webstorm', code: 'WS', title: 'WebStorm', family: 'intellij' },
+  PHPSTORM: { id: 'phpstorm', title: 'PhpStorm', family: 'intellij' },
+  WEBSTORM: { id: 'webstorm', title: 'WebStorm', family: 'intellij' },
   // Since 2025.1 PyCharm is one product (code PY) whose Pro features come with a subscription; PYCHARM_PRO
   // names the same IDE when the Professional edition must be told apart, so both carry PY.
-  PYCHARM: { id: 'pycharm', code: 'PY', title: 'PyCharm', family: 'intellij' },
+  PYCHARM: { id: 'pycharm', title: 'PyCharm', family: 'intellij' },
   PYCHARM_PRO: {
     id: 'pycharm_pro',
-    code: 'PY',
     title: 'PyCharm',
     edition: 'Professional',
     family: 'intellij',
   },
   PYCHARM_COMMUNITY: {
     id: 'pycharm_ce',
-    code: 'PC',
     title: 'PyCharm',
     edition: 'Community',
     paid: false,
@@ -116,35 +116,32 @@ const CATALOGUE: Readonly<Record<IdeProductKey, Entry>> = {
   },
   PYCHARM_EDUCATIONAL: {
     id: 'pycharm_edu',
-    code: 'PE',
     title: 'PyCharm',
     edition: 'Educational',
     paid: false,
     family: 'intellij',
   },
-  DATASPELL: { id: 'dataspell', code: 'DS', title: 'DataSpell', family: 'intellij' },
-  RUBYMINE: { id: 'ruby', code: 'RM', title: 'RubyMine', family: 'intellij' },
-  APPCODE: { id: 'objc', code: 'OC', title: 'AppCode', family: 'intellij' },
-  CLION: { id: 'clion', code: 'CL', title: 'CLion', family: 'intellij' },
-  GOLAND: { id: 'go', code: 'GO', title: 'GoLand', family: 'intellij' },
-  DBE: { id: 'dbe', code: 'DB', title: 'DataGrip', family: 'intellij' },
-  RIDER: { id: 'rider', code: 'RD', title: 'Rider', family: 'intellij' },
-  JBCLIENT: { id: 'jbclient', code: 'JBC', title: 'JetBrains Client', family: 'intellij' },
-  CWMGUEST: { id: 'cwmguest', code: 'CWMG', title: 'Code With Me Guest', family: 'intellij' },
-  GATEWAY: { id: 'gateway', code: 'GW', title: 'Gateway', family: 'intellij' },
+  DATASPELL: { id: 'dataspell', title: 'DataSpell', family: 'intellij' },
+  RUBYMINE: { id: 'ruby', title: 'RubyMine', family: 'intellij' },
+  APPCODE: { id: 'objc', title: 'AppCode', family: 'intellij' },
+  CLION: { id: 'clion', title: 'CLion', family: 'intellij' },
+  GOLAND: { id: 'go', title: 'GoLand', family: 'intellij' },
+  DBE: { id: 'dbe', title: 'DataGrip', family: 'intellij' },
+  RIDER: { id: 'rider', title: 'Rider', family: 'intellij' },
+  JBCLIENT: { id: 'jbclient', title: 'JetBrains Client', family: 'intellij' },
+  CWMGUEST: { id: 'cwmguest', title: 'Code With Me Guest', family: 'intellij' },
+  GATEWAY: { id: 'gateway', title: 'Gateway', family: 'intellij' },
   ANDROID_STUDIO: {
     id: 'androidstudio',
-    code: 'AI',
     title: 'Android Studio',
     paid: false,
     family: 'intellij',
   },
-  MPS: { id: 'mps', code: 'MPS', title: 'MPS', paid: false, family: 'intellij' },
-  AQUA: { id: 'aqua', code: 'QA', title: 'Aqua', family: 'intellij' },
-  RUST: { id: 'rust', code: 'RR', title: 'RustRover', family: 'intellij' },
+  MPS: { id: 'mps', title: 'MPS', paid: false, family: 'intellij' },
+  AQUA: { id: 'aqua', title: 'Aqua', family: 'intellij' },
+  RUST: { id: 'rust', title: 'RustRover', family: 'intellij' },
   WRITERSIDE: {
     id: 'writerside',
-    code: 'WRS',
     title: 'Writerside',
     family: 'intellij',
     beta: true,
@@ -152,7 +149,6 @@ const CATALOGUE: Readonly<Record<IdeProductKey, Entry>> = {
   },
   FLEET: {
     id: 'fleet',
-    code: 'FL',
     title: 'Fleet',
     family: 'fleet',
     beta: true,
@@ -160,7 +156,6 @@ const CATALOGUE: Readonly<Record<IdeProductKey, Entry>> = {
   },
   AIR: {
     id: 'air',
-    code: 'AIR',
     title: 'Air',
     family: 'intellij',
     beta: true,
@@ -168,39 +163,36 @@ const CATALOGUE: Readonly<Record<IdeProductKey, Entry>> = {
   },
   AIR_NEXT: {
     id: 'air_next',
-    code: 'AIRN',
     title: 'Air',
     edition: 'Next',
     family: 'intellij',
     beta: true,
     betaTooltip: previewTooltip('Air Next'),
   },
-  TEAMCITY: { id: 'teamcity', code: 'TC', title: 'TeamCity', family: 'teamcity' },
+  TEAMCITY: { id: 'teamcity', title: 'TeamCity', family: 'teamcity' },
   TEAMCITY_RECIPE: {
     id: 'teamcity_recipes',
-    code: 'TCR',
     title: 'TeamCity recipes',
     family: 'teamcity_recipes',
   },
-  HUB_WIDGET: { id: 'hub', code: 'HUB', title: 'Hub', edition: 'widget', family: 'hub' },
-  SPACE: { id: 'space', code: 'SPACE', title: 'Space', family: 'space' },
+  HUB_WIDGET: { id: 'hub', title: 'Hub', edition: 'widget', family: 'hub' },
+  SPACE: { id: 'space', title: 'Space', family: 'space' },
   // YouTrack and Upsource dashboard widgets run on Hub's dashboard, so they belong to the hub family.
   YOUTRACK_WIDGET: {
     id: 'youtrack_widget',
-    code: 'YTW',
     title: 'YouTrack',
     edition: 'widget',
     family: 'hub',
   },
-  YOUTRACK_APP: { id: 'youtrack', code: 'YT', title: 'YouTrack', family: 'youtrack' },
-  UPSOURCE_WIDGET: { id: 'upsource', code: 'UPS', title: 'Upsource', edition: 'widget', family: 'hub' },
-  RESHARPER: { id: 'resharper', code: 'RS', title: 'ReSharper', family: 'dotnet' },
-  EDUCATIONAL: { id: 'edu', code: 'EDU', title: familyLabel('edu'), family: 'edu' },
+  YOUTRACK_APP: { id: 'youtrack', title: 'YouTrack', family: 'youtrack' },
+  UPSOURCE_WIDGET: { id: 'upsource', title: 'Upsource', edition: 'widget', family: 'hub' },
+  RESHARPER: { id: 'resharper', title: 'ReSharper', family: 'dotnet' },
+  EDUCATIONAL: { id: 'edu', title: familyLabel('edu'), family: 'edu' },
 };
 
 function complete(key: IdeProductKey): IdeProduct {
   const { paid = true, beta = false, ...entry } = CATALOGUE[key];
-  return Object.freeze({ key, ...entry, paid, beta });
+  return Object.freeze({ key, ...entry, code: PRODUCT_CODES[key], paid, beta });
 }
 
 export const IDE_PRODUCTS: Readonly<Record<IdeProductKey, IdeProduct>> = Object.freeze(
@@ -220,9 +212,7 @@ export function productFullName(product: IdeProduct): string {
  * entries share a code (PY), the one listed first in the spec wins.
  */
 export function productByCode(code: string): IdeProduct | undefined {
-  const wanted = code.trim().toUpperCase();
-  if (wanted === '') return undefined;
-  const key = IDE_PRODUCT_KEYS.find((candidate) => IDE_PRODUCTS[candidate].code === wanted);
+  const key = productKeyByCode(code);
   return key === undefined ? undefined : IDE_PRODUCTS[key];
 }
 
@@ -231,36 +221,8 @@ export function productByCode(code: string): IdeProduct | undefined {
  * Ultimate). A build number without a code ('241.14494', as `/api/about` sends it) names no product.
  */
 export function productFromBuildNumber(buildNumber: string): IdeProduct | undefined {
-  const dash = buildNumber.indexOf('-');
-  if (dash <= 0) return undefined;
-  return productByCode(buildNumber.slice(0, dash));
-}
-
-/** The IDEs that open a course in each language (spec §9), in the spec's order. */
-export const COURSE_LANGUAGE_PRODUCTS: Readonly<Record<ProgrammingLanguage, readonly IdeProductKey[]>> = {
-  Python: ['PYCHARM_COMMUNITY', 'PYCHARM', 'IDEA', 'IDEA_COMMUNITY'],
-  Rust: ['RUST', 'CLION', 'IDEA'],
-  go: ['GOLAND'],
-  ObjectiveC: ['CLION'],
-  JavaScript: ['WEBSTORM', 'IDEA', 'PHPSTORM'],
-  kotlin: ['IDEA_COMMUNITY', 'IDEA', 'ANDROID_STUDIO'],
-  Scala: ['IDEA_COMMUNITY', 'IDEA'],
-  JAVA: ['IDEA_COMMUNITY', 'IDEA', 'ANDROID_STUDIO'],
-  PHP: ['IDEA', 'PHPSTORM', 'WEBSTORM'],
-};
-
-/** The course languages each educational IDE supports (spec §9). */
-export const EDUCATIONAL_IDE_LANGUAGES: Readonly<
-  Record<'IDEA_EDUCATIONAL' | 'PYCHARM_EDUCATIONAL', readonly ProgrammingLanguage[]>
-> = {
-  IDEA_EDUCATIONAL: ['JAVA', 'kotlin', 'Scala', 'Rust', 'PHP'],
-  PYCHARM_EDUCATIONAL: ['Python', 'Rust'],
-};
-
-/** The spec's spelling of a course language, matched without regard to case ('java' -> 'JAVA'). */
-export function toProgrammingLanguage(language: string): ProgrammingLanguage | undefined {
-  const wanted = language.trim().toLowerCase();
-  return PROGRAMMING_LANGUAGES.find((known) => known.toLowerCase() === wanted);
+  const key = productKeyFromBuildNumber(buildNumber);
+  return key === undefined ? undefined : IDE_PRODUCTS[key];
 }
 
 /**
@@ -268,10 +230,5 @@ export function toProgrammingLanguage(language: string): ProgrammingLanguage | u
  * IDEs that support the language. An unknown language has none.
  */
 export function productsForCourseLanguage(language: string): IdeProduct[] {
-  const known = toProgrammingLanguage(language);
-  if (known === undefined) return [];
-  const educational = (
-    Object.keys(EDUCATIONAL_IDE_LANGUAGES) as (keyof typeof EDUCATIONAL_IDE_LANGUAGES)[]
-  ).filter((key) => EDUCATIONAL_IDE_LANGUAGES[key].includes(known));
-  return [...COURSE_LANGUAGE_PRODUCTS[known], ...educational].map((key) => IDE_PRODUCTS[key]);
+  return productKeysForCourseLanguage(language).map((key) => IDE_PRODUCTS[key]);
 }
