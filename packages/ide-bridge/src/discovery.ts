@@ -1,12 +1,16 @@
-import { productFromBuildNumber } from '@marketplace/core';
-import type { IdeProduct, RunningIde } from '@marketplace/core';
+import { productKeyFromBuildNumber } from '@marketplace/core';
+import type { IdeProductKey, RunningIde } from '@marketplace/core';
 import { getFromIde, parseJson } from './transport';
 import type { TransportDependencies } from './transport';
 
-/** An IDE running on the visitor's machine: core's `RunningIde` (name, build number, port) and its product. */
+/**
+ * An IDE running on the visitor's machine: core's `RunningIde` (name, build number, port) and its product's
+ * key. The key, not the whole catalogue entry, so that pages embedding the bridge do not carry the catalogue;
+ * `IDE_PRODUCTS[key]` gives titles and editions where they are shown.
+ */
 export interface DiscoveredIde extends RunningIde {
   /** The product the build number's code names; undefined for a code the catalogue does not know. */
-  product: IdeProduct | undefined;
+  productKey: IdeProductKey | undefined;
 }
 
 /** The IDEs of one name, for the install dropdown (two running copies of one IDE share a name). */
@@ -52,7 +56,7 @@ export async function probePort(
   if (typeof name !== 'string' || typeof buildNumber !== 'string' || name.trim() === '') {
     return { port, failure: 'not-an-ide' };
   }
-  return { port, ide: { name, buildNumber, port, product: productFromBuildNumber(buildNumber) } };
+  return { port, ide: { name, buildNumber, port, productKey: productKeyFromBuildNumber(buildNumber) } };
 }
 
 /** The spec's scan, one port after the other: the reference answer. */

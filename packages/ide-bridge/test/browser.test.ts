@@ -116,7 +116,7 @@ function installFromPage(page: Page, pluginId: string) {
       if (!ide) return { outcome: 'no IDE found' };
       try {
         await bridge.install(pluginId, ide);
-        return { outcome: 'installed', ide: ide.name, product: ide.product?.key };
+        return { outcome: 'installed', ide: ide.name, product: ide.productKey };
       } catch (error) {
         const failure = error as BridgeModule.IdeBridgeError;
         return { outcome: 'failed', kind: failure.kind, status: failure.status, message: failure.message };

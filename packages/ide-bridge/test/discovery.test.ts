@@ -46,7 +46,7 @@ describe('finding running IDEs', () => {
     const [ide, ...others] = await bridgeFor().findRunningIdes();
     expect(others).toEqual([]);
     expect(ide).toMatchObject({ name: 'PyCharm 2025.2', buildNumber: 'PY-252.23892.410', port: base });
-    expect(ide?.product?.key).toBe('PYCHARM');
+    expect(ide?.productKey).toBe('PYCHARM');
   });
 
   it('finds three IDEs on consecutive ports, in port order', async () => {
@@ -54,7 +54,7 @@ describe('finding running IDEs', () => {
       buildNumber: ['IU-252.1', 'GO-252.2', 'WS-252.3'][offset],
     }));
     const ides = await bridgeFor().findRunningIdes();
-    expect(ides.map((ide) => [ide.port - base, ide.product?.key])).toEqual([
+    expect(ides.map((ide) => [ide.port - base, ide.productKey])).toEqual([
       [0, 'IDEA'],
       [1, 'GOLAND'],
       [2, 'WEBSTORM'],
@@ -65,7 +65,7 @@ describe('finding running IDEs', () => {
     await runIdes([0], () => ({ buildNumber: 'ZZ-252.1' }));
     const [ide] = await bridgeFor().findRunningIdes();
     expect(ide?.buildNumber).toBe('ZZ-252.1');
-    expect(ide?.product).toBeUndefined();
+    expect(ide?.productKey).toBeUndefined();
   });
 
   it('asks every probe to go to the loopback address space (Local Network Access)', async () => {

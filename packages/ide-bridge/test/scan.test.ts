@@ -12,7 +12,7 @@ function layoutProbe(layout: number, random: () => number) {
     const index = port - range.start;
     const result: ProbeResult =
       (layout >> index) & 1
-        ? { port, ide: { name: `IDE ${index}`, buildNumber: 'IU-252.1', port, product: undefined } }
+        ? { port, ide: { name: `IDE ${index}`, buildNumber: 'IU-252.1', port, productKey: undefined } }
         : { port, failure: 'closed' };
     // A random number of event-loop turns: answers arrive in any order, as they do over the network.
     const turns = Math.floor(random() * 4);

@@ -2,8 +2,8 @@ import type { RunningIde } from '@marketplace/core';
 import {
   LAUNCH_IDE_HINT,
   OPEN_COURSE,
-  productFromBuildNumber,
-  productsForCourseLanguage,
+  productKeyFromBuildNumber,
+  productKeysForCourseLanguage,
   SOMETHING_WENT_WRONG,
   TRY_AGAIN,
 } from '@marketplace/core';
@@ -36,8 +36,8 @@ export interface CourseLtiButtonProps extends CourseButtonBaseProps {
 
 /** True when the running IDE is one of the products that can open courses in this language. */
 export function canOpenCourse(ide: RunningIde, language: string): boolean {
-  const product = productFromBuildNumber(ide.buildNumber);
-  return product !== undefined && productsForCourseLanguage(language).some(({ key }) => key === product.key);
+  const key = productKeyFromBuildNumber(ide.buildNumber);
+  return key !== undefined && productKeysForCourseLanguage(language).includes(key);
 }
 
 function CourseButtonContent({
