@@ -2,46 +2,13 @@ import { isRatingCategory } from '@marketplace/core';
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Database, Queryable } from '../db/client';
-import { pluginPagePath, userPagePath } from '../search/plugin-summary';
+import { toComment, toCommentReply, type CommentRow, type ReplyRow } from '../routes/api/social-queries';
 import { epochMs, selectRows } from '../search/sql';
 import type { CategoryRatings, ReplyBodyOut, ReviewBody } from './schemas';
 
-interface ReviewRow {
-  id: number;
-  plugin_id: number;
-  plugin_name: string;
-  author_id: number;
-  author_login: string;
-  author_name: string;
-  rating: number;
-  text: string;
-  cdate: number;
-  update_date: number | null;
-}
-
-interface ReplyRow {
-  id: number;
-  author_id: number;
-  author_login: string;
-  author_name: string;
-  text: string;
-  cdate: number;
-}
-
-const author = (id: number, login: string, name: string) => ({ id, login, name, link: userPagePath(id) });
-
-function toReply(row: ReplyRow): ReplyBodyOut {
-  return {
-    id: row.id,
-    author: author(row.author_id, row.author_login, row.author_name),
-    comment: row.text,
-    cdate: row.cdate,
-  };
-}
-
 /** One review in the shape of GET /api/comments, with its replies and stars per category. */
 export async function loadReview(db: Queryable, reviewId: number): Promise<ReviewBody | undefined> {
-  const [row] = await selectRows<ReviewRow>(
+  const [row] = await selectRows<CommentRow>(
     db,
     sql`SELECT r.id, r.plugin_id, p.name AS plugin_name, u.id AS author_id, u.login AS author_login,
         u.name AS author_name, r.rating::int AS rating, r.text, ${epochMs(sql`r.created_at`)} AS cdate,
@@ -68,21 +35,7 @@ export async function loadReview(db: Queryable, reviewId: number): Promise<Revie
   for (const entry of categories) {
     if (isRatingCategory(entry.category)) categoryRatings[entry.category] = entry.rating;
   }
-  return {
-    id: row.id,
-    plugin: {
-      id: row.plugin_id,
-      name: row.plugin_name,
-      link: pluginPagePath(row.plugin_id, row.plugin_name),
-    },
-    author: author(row.author_id, row.author_login, row.author_name),
-    rating: row.rating,
-    comment: row.text,
-    cdate: row.cdate,
-    updateDate: row.update_date,
-    replies: replies.map(toReply),
-    categories: categoryRatings,
-  };
+  return { ...toComment(row, replies), categories: categoryRatings };
 }
 
 export async function loadReply(db: Queryable, replyId: number): Promise<ReplyBodyOut | undefined> {
@@ -92,7 +45,7 @@ export async function loadReply(db: Queryable, replyId: number): Promise<ReplyBo
         ${epochMs(sql`rr.created_at`)} AS cdate
       FROM review_replies rr JOIN users u ON u.id = rr.author_id WHERE rr.id = ${replyId}`,
   );
-  return row && toReply(row);
+  return row && toCommentReply(row);
 }
 
 /** A path parameter as a database id, or undefined when it cannot name a row. */

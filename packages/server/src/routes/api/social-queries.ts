@@ -11,7 +11,8 @@ import {
 } from '../../search/plugin-summary';
 import { epochMs, pluginVisibleTo, selectRows, type Viewer } from '../../search/sql';
 
-interface CommentRow {
+/** A review row as the comment queries select it (reviews/ selects the same columns). */
+export interface CommentRow {
   id: number;
   plugin_id: number;
   plugin_name: string;
@@ -24,14 +25,47 @@ interface CommentRow {
   update_date: number | null;
 }
 
-interface ReplyRow {
+/** A reply row; `review_id` where replies of several reviews are read at once. */
+export interface ReplyRow {
   id: number;
-  review_id: number;
+  review_id?: number;
   author_id: number;
   author_login: string;
   author_name: string;
   text: string;
   cdate: number;
+}
+
+function commentAuthor(id: number, login: string, name: string) {
+  return { id, login, name, link: userPagePath(id) };
+}
+
+/** A reply in the shape of GET /api/comments. */
+export function toCommentReply(row: ReplyRow) {
+  return {
+    id: row.id,
+    author: commentAuthor(row.author_id, row.author_login, row.author_name),
+    comment: row.text,
+    cdate: row.cdate,
+  };
+}
+
+/** A review and its replies in the shape of GET /api/comments. */
+export function toComment(row: CommentRow, replies: readonly ReplyRow[]): CommentBody {
+  return {
+    id: row.id,
+    plugin: {
+      id: row.plugin_id,
+      name: row.plugin_name,
+      link: pluginPagePath(row.plugin_id, row.plugin_name),
+    },
+    author: commentAuthor(row.author_id, row.author_login, row.author_name),
+    rating: row.rating,
+    comment: row.text,
+    cdate: row.cdate,
+    updateDate: row.update_date,
+    replies: replies.map(toCommentReply),
+  };
 }
 
 /** Reviews of plugins the viewer can see, by authors who are not banned, newest first. */
@@ -73,28 +107,12 @@ async function loadComments(
             )}) AND NOT u.banned
             ORDER BY rr.created_at, rr.id`,
         );
-  const author = (id: number, login: string, name: string) => ({ id, login, name, link: userPagePath(id) });
-  const comments = rows.map((row) => ({
-    id: row.id,
-    plugin: {
-      id: row.plugin_id,
-      name: row.plugin_name,
-      link: pluginPagePath(row.plugin_id, row.plugin_name),
-    },
-    author: author(row.author_id, row.author_login, row.author_name),
-    rating: row.rating,
-    comment: row.text,
-    cdate: row.cdate,
-    updateDate: row.update_date,
-    replies: replies
-      .filter((reply) => reply.review_id === row.id)
-      .map((reply) => ({
-        id: reply.id,
-        author: author(reply.author_id, reply.author_login, reply.author_name),
-        comment: reply.text,
-        cdate: reply.cdate,
-      })),
-  }));
+  const comments = rows.map((row) =>
+    toComment(
+      row,
+      replies.filter((reply) => reply.review_id === row.id),
+    ),
+  );
   return { comments, total: counted[0]?.total ?? 0 };
 }
 
