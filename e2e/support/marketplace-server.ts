@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -10,6 +10,8 @@ import { repositoryRoot } from './paths';
 export interface RunningMarketplace {
   /** `http://127.0.0.1:<port>` */
   origin: string;
+  /** Runs the `mp` command against this server's data folder (while it runs) and returns what it printed. */
+  mp(args: readonly string[]): string;
   close(): Promise<void>;
 }
 
@@ -53,25 +55,26 @@ export async function startMarketplace(): Promise<RunningMarketplace> {
   const dataDir = await mkdtemp(join(tmpdir(), 'marketplace-e2e-'));
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    PATH: [
+      join(serverDir, 'node_modules/.bin'),
+      join(repositoryRoot, 'node_modules/.bin'),
+      process.env.PATH,
+    ].join(delimiter),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: origin,
+    DEMO: 'true',
+    LOG_LEVEL: 'warn',
+  };
   const child = spawn(startScript, {
     cwd: serverDir,
     shell: true,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      PATH: [
-        join(serverDir, 'node_modules/.bin'),
-        join(repositoryRoot, 'node_modules/.bin'),
-        process.env.PATH,
-      ].join(delimiter),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: origin,
-      DEMO: 'true',
-      LOG_LEVEL: 'warn',
-    },
+    env,
   });
   let log = '';
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -103,5 +106,11 @@ export async function startMarketplace(): Promise<RunningMarketplace> {
     await stop();
     throw error;
   }
-  return { origin, close: stop };
+  const mp = (args: readonly string[]): string => {
+    const result = spawnSync('tsx', ['src/cli/mp.ts', ...args], { cwd: serverDir, env, encoding: 'utf8' });
+    if (result.status !== 0)
+      throw new Error(`mp ${args.slice(0, 2).join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
+    return result.stdout;
+  };
+  return { origin, mp, close: stop };
 }
