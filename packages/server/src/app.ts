@@ -6,6 +6,7 @@ import type { DatabaseConnection } from './db/client';
 import type { FileStore } from './storage';
 import { AnswerCache } from './plugins/app/answer-cache';
 import caching from './plugins/app/caching';
+import catalogueSearch from './plugins/app/catalogue-search';
 import errorHandling from './plugins/app/errors';
 import services from './plugins/app/services';
 import compression from './plugins/external/compression';
@@ -58,6 +59,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   await app.register(caching, { answers });
   await app.register(compression);
   await app.register(services, dependencies);
+  await app.register(catalogueSearch);
   // Sign-in resolves request.viewer and checks every route's declared rule: it must precede the routes.
   await app.register(authPlugin, { database: dependencies.database, config: config.auth });
   await app.register(openApi, { publicUrl: config.publicUrl });

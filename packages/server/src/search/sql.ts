@@ -1,3 +1,4 @@
+import { IDE_PRODUCTS, type IdeProductKey, type ProductFamily } from '@marketplace/core';
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Viewer as RequestViewer } from '../auth/authorization';
@@ -46,4 +47,27 @@ export function versionVisibleTo(viewer: Viewer | undefined): SQL {
 /** Milliseconds since 1970 of a timestamptz column, as a JS number on both drivers. */
 export function epochMs(column: SQL): SQL {
   return sql`(extract(epoch FROM ${column}) * 1000)::float8`;
+}
+
+/** Families whose items an IDE product key can run (e.g. IDEA -> intellij). */
+function familyOfProduct(product: IdeProductKey): ProductFamily {
+  return IDE_PRODUCTS[product].family;
+}
+
+/**
+ * Compatible with one of the products: listed among the plugin's compatible products, or the plugin lists none
+ * (it then runs on every product of its family).
+ */
+export function compatibleWithAny(products: readonly IdeProductKey[]): SQL {
+  const keys = [...new Set(products)];
+  const families = [...new Set(keys.map(familyOfProduct))];
+  return sql`(EXISTS (SELECT 1 FROM plugin_compatible_products cp WHERE cp.plugin_id = p.id
+      AND cp.product IN (${sql.join(
+        keys.map((key) => sql`${key}`),
+        sql`, `,
+      )}))
+    OR (p.family IN (${sql.join(
+      families.map((family) => sql`${family}`),
+      sql`, `,
+    )}) AND NOT EXISTS (SELECT 1 FROM plugin_compatible_products cp WHERE cp.plugin_id = p.id)))`;
 }

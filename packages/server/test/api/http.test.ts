@@ -64,7 +64,7 @@ describe('caching', () => {
       headers: { 'if-none-match': String(first.headers.etag) },
     });
     expect(notModified.statusCode).toBe(304);
-    context.app.forgetCachedAnswers();
+    context.app.catalogueChanged();
     const fresh = await context.app.inject(url);
     expect(fresh.json().plugins[0].name).toBe('Kotlin Carnival');
     expect(fresh.headers.etag).not.toBe(first.headers.etag);

@@ -26,6 +26,11 @@ const tsvector = customType<{ data: string }>({
   dataType: () => 'tsvector',
 });
 
+/** A 64-bit transaction id; compared and passed around as text. */
+const xid8 = customType<{ data: string }>({
+  dataType: () => 'xid8',
+});
+
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const users = pgTable('users', {
@@ -116,6 +121,8 @@ export const plugins = pgTable(
     searchVector: tsvector('search_vector')
       .notNull()
       .default(sql`''::tsvector`),
+    /** The transaction that last changed what a search answer shows of the plugin (set by a trigger). */
+    changedByXact: xid8('changed_by_xact').notNull().default('0'),
   },
   (table) => [
     unique().on(table.family, table.xmlId),
@@ -140,7 +147,20 @@ export const plugins = pgTable(
     index('plugins_listed_rating_idx')
       .on(table.family, table.ratingMean.desc(), table.ratingCount.desc(), table.id.desc())
       .where(sql`listed`),
+    index('plugins_changed_by_xact_idx').on(table.changedByXact),
   ],
+);
+
+/** Ids of deleted plugin rows, with the deleting transaction (the search index drops them). */
+export const pluginRemovals = pgTable(
+  'plugin_removals',
+  {
+    pluginId: integer('plugin_id').notNull(),
+    removedByXact: xid8('removed_by_xact')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
+  },
+  (table) => [index('plugin_removals_xact_idx').on(table.removedByXact)],
 );
 
 export const pluginTags = pgTable(

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { etagMatches, isPersonalRequest, strongEtag, type AnswerCache } from './answer-cache';
 
@@ -21,6 +21,12 @@ declare module 'fastify' {
 export interface CachingOptions {
   /** The answers this process keeps (shared with the raw fast path of the HTTP server). */
   answers: AnswerCache;
+}
+
+/** A request that may have changed the catalogue: a successful write that is not a read-only POST. */
+export function changesCatalogue(request: FastifyRequest, reply: FastifyReply): boolean {
+  const isRead = request.method === 'GET' || request.method === 'HEAD';
+  return !isRead && reply.statusCode < 400 && reply.routeOptions.config?.readOnly !== true;
 }
 
 /** Headers a replayed answer repeats besides its body and content type. */
@@ -64,9 +70,8 @@ export default fp(
 
     app.addHook('onSend', async (request, reply, payload) => {
       if (replayed.has(reply)) return payload;
-      const isRead = request.method === 'GET' || request.method === 'HEAD';
-      if (!isRead) {
-        if (reply.statusCode < 400 && reply.routeOptions.config?.readOnly !== true) answers.clear();
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        if (changesCatalogue(request, reply)) answers.clear();
         return payload;
       }
       if (reply.getHeader('cache-control') !== undefined) return payload;

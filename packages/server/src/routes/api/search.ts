@@ -10,7 +10,7 @@ import {
 import { viewerOf } from '../../search/sql';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pluginPagePath, tagSearchPath } from '../../search/plugin-summary';
-import { countByProduct, searchPlugins, suggest } from '../../search/search-plugins';
+import { suggest } from '../../search/suggest';
 import { setOffsetLinks } from '../pagination';
 
 /** GET /api/searchPlugins, /api/searchSuggest and /api/search/aggregation/products. */
@@ -28,7 +28,7 @@ const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const result = await searchPlugins(app.db, request.query, viewerOf(request));
+      const result = await app.catalogueSearch.search(request.query, viewerOf(request));
       setOffsetLinks(request, reply, request.query.offset, request.query.max, result.total);
       return result;
     },
@@ -45,7 +45,7 @@ const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ProductAggregationResult, 400: ErrorBody },
       },
     },
-    async (request) => countByProduct(app.db, request.query, viewerOf(request)),
+    async (request) => app.catalogueSearch.countByProduct(request.query, viewerOf(request)),
   );
 
   app.get(

@@ -8,7 +8,7 @@ import {
 import { sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { ApiError } from '../../plugins/app/errors';
-import { compatibleWithAny } from '../../search/search-plugins';
+import { compatibleWithAny } from '../../search/sql';
 import { epochMs, pluginVisibleTo, selectRows, versionVisibleTo, type Viewer } from '../../search/sql';
 
 /** An IDE build as the feeds use it: its components and the product its code names (if known). */
