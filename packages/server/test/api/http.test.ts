@@ -69,6 +69,30 @@ describe('caching', () => {
     expect(fresh.json().plugins[0].name).toBe('Kotlin Carnival');
     expect(fresh.headers.etag).not.toBe(first.headers.etag);
   });
+  it('finds a change made through a write request in the very next search', async () => {
+    const { token } = await createApiToken(context.db, {
+      userId: USERS.alice.id,
+      name: 'rename test',
+      scopes: ['manage'],
+    });
+    const url = '/api/searchPlugins?search=lighthouse&max=5';
+    expect((await context.app.inject(url)).json().total).toBe(0);
+    const renamed = await context.app.inject({
+      method: 'PUT',
+      url: `/api/plugins/${PLUGINS.gitToolbox}`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: { name: 'Git Lighthouse' },
+    });
+    expect(renamed.statusCode).toBe(200);
+    const found = (await context.app.inject(url)).json();
+    expect(found.plugins.map((plugin: { id: number }) => plugin.id)).toEqual([PLUGINS.gitToolbox]);
+    await context.app.inject({
+      method: 'PUT',
+      url: `/api/plugins/${PLUGINS.gitToolbox}`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: { name: 'Git Toolbox' },
+    });
+  });
 });
 
 describe('who is looking', () => {
