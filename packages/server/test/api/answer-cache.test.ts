@@ -49,6 +49,28 @@ describe('AnswerCache', () => {
   });
 });
 
+describe('the bytes an answer cache holds', () => {
+  const sized = (bytes: number) => ({ ...answer('x'), body: Buffer.alloc(bytes) });
+
+  it('drops the oldest answers to stay within its bytes, and never keeps one answer too large', () => {
+    const cache = new AnswerCache(5000, 60, 100, 2000, 8000);
+    cache.set('/a', sized(900));
+    cache.set('/b', sized(900));
+    expect(cache.heldBytes).toBe(1800);
+    cache.set('/huge', sized(1001));
+    expect(cache.get('/huge')).toBeUndefined();
+    for (const path of ['/c', '/d', '/e', '/f', '/g', '/h', '/i']) cache.set(path, sized(900));
+    expect(cache.heldBytes).toBeLessThanOrEqual(8000);
+    expect(cache.get('/a')).toBeUndefined();
+    expect(cache.get('/i')).toBeDefined();
+    cache.set('/i', sized(100));
+    // /b to /i remain (8 x 900); /i is replaced by a smaller answer.
+    expect(cache.heldBytes).toBe(7 * 900 + 100);
+    cache.clear();
+    expect(cache.heldBytes).toBe(0);
+  });
+});
+
 describe('etagMatches', () => {
   it('compares weakly, as RFC 9110 asks for If-None-Match', () => {
     expect(etagMatches('"x"', '"x"')).toBe(true);

@@ -45,13 +45,21 @@ export function isPersonalRequest(headers: IncomingHttpHeaders): boolean {
  */
 export class AnswerCache {
   private readonly answers = new Map<string, CachedAnswer>();
+  /** Bytes held by the kept answers, compressed forms included. */
+  private bytes = 0;
 
   constructor(
     readonly ttlMs: number,
     readonly maxAgeSeconds: number,
     private readonly maxEntries = 2000,
     private readonly refreshGraceMs = 2000,
+    /** Feeds for a whole catalogue run to tens of megabytes: the cache is bounded by bytes as well. */
+    private readonly maxBytes = 256 * 1024 * 1024,
   ) {}
+
+  get heldBytes(): number {
+    return this.bytes;
+  }
 
   get enabled(): boolean {
     return this.ttlMs > 0;
@@ -72,7 +80,7 @@ export class AnswerCache {
     const now = Date.now();
     if (answer.expiresAt > now) return answer;
     if (answer.refreshing || now - answer.expiresAt > this.refreshGraceMs) {
-      this.answers.delete(url);
+      this.forget(url);
       return undefined;
     }
     answer.refreshing = true;
@@ -82,15 +90,28 @@ export class AnswerCache {
 
   set(url: string, answer: Omit<CachedAnswer, 'expiresAt'>): void {
     if (!this.enabled) return;
-    if (this.answers.size >= this.maxEntries && !this.answers.has(url)) {
+    this.forget(url);
+    // One answer may take at most an eighth of the room, so a few huge ones cannot push out everything.
+    if (answer.body.length > this.maxBytes / 8) return;
+    while (this.answers.size >= this.maxEntries || this.bytes + answer.body.length > this.maxBytes) {
       const oldest = this.answers.keys().next();
-      if (!oldest.done) this.answers.delete(oldest.value);
+      if (oldest.done) break;
+      this.forget(oldest.value);
     }
     this.answers.set(url, { ...answer, expiresAt: Date.now() + this.ttlMs });
+    this.bytes += answer.body.length;
   }
 
   clear(): void {
     this.answers.clear();
+    this.bytes = 0;
+  }
+
+  private forget(url: string): void {
+    const answer = this.answers.get(url);
+    if (!answer) return;
+    this.answers.delete(url);
+    this.bytes -= answer.body.length + (answer.gzip?.length ?? 0) + (answer.brotli?.length ?? 0);
   }
 
   /**
@@ -118,13 +139,17 @@ export class AnswerCache {
     if (body.length >= COMPRESSION_THRESHOLD_BYTES) {
       const accepted = String(request.headers['accept-encoding'] ?? '');
       if (/\bbr\b/.test(accepted)) {
-        answer.brotli ??= brotliCompressSync(body, {
-          params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 },
-        });
+        if (!answer.brotli) {
+          answer.brotli = brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } });
+          if (this.answers.get(request.url) === answer) this.bytes += answer.brotli.length;
+        }
         body = answer.brotli;
         encoding = 'br';
       } else if (/\bgzip\b/.test(accepted)) {
-        answer.gzip ??= gzipSync(body, { level: 6 });
+        if (!answer.gzip) {
+          answer.gzip = gzipSync(body, { level: 6 });
+          if (this.answers.get(request.url) === answer) this.bytes += answer.gzip.length;
+        }
         body = answer.gzip;
         encoding = 'gzip';
       }
