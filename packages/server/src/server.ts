@@ -62,6 +62,10 @@ async function start(config: Config): Promise<void> {
 
     await app.listen({ port: config.port, host: config.host });
     console.log(`The marketplace is serving at ${config.publicUrl}`);
+    // The search index is read in the background; searches arriving meanwhile wait for that same read.
+    app.catalogueSearch
+      .prepare()
+      .catch((error: unknown) => app.log.error({ err: error }, 'The search index could not be built.'));
   } catch (error) {
     await database.close().catch(() => undefined);
     throw error;

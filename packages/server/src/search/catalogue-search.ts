@@ -82,6 +82,11 @@ export class CatalogueSearch {
     return index.countByProduct(filters, viewer, stemsOf);
   }
 
+  /** Builds the index now rather than at the first search (the server calls it once it listens). */
+  async prepare(): Promise<void> {
+    await this.current();
+  }
+
   /** Waits for a look in progress (before the database closes). */
   async close(): Promise<void> {
     await this.looking?.catch(() => {});
@@ -144,8 +149,8 @@ export class CatalogueSearch {
     const index = rebuild ? new CatalogueIndex() : this.index;
     for (let position = 0; position < rows.length; position++) {
       index.upsert(toIndexedPlugin(rows[position]!));
-      // A rebuild beside a serving index yields now and then, so searches keep being answered meanwhile.
-      if (rebuild && this.loaded && position % 2000 === 1999) await new Promise(setImmediate);
+      // A rebuild yields now and then, so other requests (and searches, from the old index) go on meanwhile.
+      if (rebuild && position % 2000 === 1999) await new Promise(setImmediate);
     }
     for (const id of removedIds) index.remove(id);
     this.index = index;
