@@ -110,6 +110,23 @@ function searchPaths(): string[] {
   return paths;
 }
 
+/**
+ * Searches that each hold a word no earlier request used ("docker" + a made-up word): the server has not
+ * seen the word, so it asks the database for its English stem before searching.
+ */
+function unseenWordPaths(first: number, count: number): string[] {
+  const texts = ['docker', 'kotlin', 'database', 'git', 'theme'];
+  const paths: string[] = [];
+  for (let index = first; index < first + count; index++) {
+    let word = '';
+    for (let rest = index + 26 * 26; rest > 0; rest = Math.floor(rest / 26)) {
+      word += String.fromCharCode(97 + (rest % 26));
+    }
+    paths.push(`/api/searchPlugins?search=${texts[index % texts.length]}+${word}&max=20`);
+  }
+  return paths;
+}
+
 /** Item pages of 500 listed items spread over the catalogue (ids of unlisted items would answer 404). */
 async function pluginPaths(origin: string): Promise<string[]> {
   const first = (await (await fetch(`${origin}/api/searchPlugins?orderBy=name&max=1`)).json()) as {
@@ -237,9 +254,15 @@ function printRow(row: Row) {
   );
 }
 
-async function measure(engine: string, scenario: string, origin: string, paths: readonly string[]) {
+async function measure(
+  engine: string,
+  scenario: string,
+  origin: string,
+  paths: readonly string[] | ((connections: number) => readonly string[]),
+) {
   for (const connections of connectionCounts) {
-    const result = await runLoad({ origin, paths, connections, durationSeconds });
+    const pathsNow = typeof paths === 'function' ? paths(connections) : paths;
+    const result = await runLoad({ origin, paths: pathsNow, connections, durationSeconds });
     const row = { engine, scenario, connections, result };
     rows.push(row);
     printRow(row);
@@ -262,12 +285,18 @@ const REPEATED = {
 
 async function benchmarkEngine(engine: string, database: SeededDatabase, count: number) {
   const searches = searchPaths();
-  log(`\n${engine}: ${count} items, uncached (RESPONSE_CACHE_MS=0: every request reaches the database)`);
+  log(
+    `\n${engine}: ${count} items, uncached (RESPONSE_CACHE_MS=0: no answer is replayed, every request is computed)`,
+  );
   const uncached = await startApiServer(database, 0);
   try {
     const plugins = await pluginPaths(uncached.origin);
     await warmUp(uncached.origin, [...searches, ...plugins.slice(0, 50), ...FEED_PATHS]);
     await measure(engine, 'searchPlugins, rotating queries', uncached.origin, searches);
+    // Each connection count gets words of its own, so none was seen by an earlier measurement.
+    await measure(engine, 'searchPlugins, a new word each', uncached.origin, (connections) =>
+      unseenWordPaths(connections * 1_000_000, 200_000),
+    );
     await measure(engine, 'plugins/{id}, rotating ids', uncached.origin, plugins);
     await measure(engine, 'plugins/list?build=, rotating builds', uncached.origin, FEED_PATHS);
   } finally {
