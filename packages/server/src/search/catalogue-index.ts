@@ -460,10 +460,15 @@ export class CatalogueIndex {
     return matched;
   }
 
-  /** Slots (allowed) that one typed word matches, each with its best worth in `wordScore`. */
+  /**
+   * Slots (allowed) that one typed word matches, each with its best worth in `wordScore`. Typing mistakes
+   * are looked for only when the word found no name among the allowed items: "gti" finds Git, "git" does not
+   * also find Gif.
+   */
   private matchWord(word: string, stem: string, allowed: SlotSet): number[] {
     const stamp = ++this.stamp;
     const touched: number[] = [];
+    let foundInName = false;
     const offer = (slot: number, worth: number, inName: boolean) => {
       if (this.wordStamp[slot] !== stamp) {
         if (!allowed.has(slot)) return;
@@ -475,6 +480,7 @@ export class CatalogueIndex {
         if (this.wordScore[slot]! < worth) this.wordScore[slot] = worth;
         if (inName) this.wordInName[slot] = 1;
       }
+      if (inName) foundInName = true;
     };
     const fromLexeme = (lexeme: string, worth: number) => {
       for (const posting of this.postings.get(lexeme) ?? []) {
@@ -482,6 +488,7 @@ export class CatalogueIndex {
         offer(posting >>> 2, FIELD_WEIGHTS[field]! * worth, field === NAME_FIELD);
       }
     };
+    const nameWeight = FIELD_WEIGHTS[NAME_FIELD];
     const lexemes = word.length >= 2 ? this.lexemesStartingWith(word) : [word];
     for (const lexeme of lexemes) {
       fromLexeme(
@@ -490,11 +497,15 @@ export class CatalogueIndex {
       );
     }
     if (stem && stem !== word) fromLexeme(stem, EXACT);
-    const nameHasPrefix = this.nameWords.size > 0 && lexemes.some((lexeme) => this.nameWords.has(lexeme));
-    if (!nameHasPrefix) {
+    // A whole word of a name, as typed ("tools" where the name's lexeme is the stem "tool").
+    for (const slot of this.nameWords.get(word) ?? []) {
+      if (this.alive.has(slot)) offer(slot, nameWeight * EXACT, true);
+    }
+    if (!foundInName) {
       for (const [nameWord, distance] of this.typos.near(word)) {
+        if (distance === 0) continue;
         for (const slot of this.nameWords.get(nameWord) ?? []) {
-          if (this.alive.has(slot)) offer(slot, (FIELD_WEIGHTS[NAME_FIELD] * TYPO) / distance, true);
+          if (this.alive.has(slot)) offer(slot, (nameWeight * TYPO) / distance, true);
         }
       }
     }
@@ -514,7 +525,7 @@ function setFor<Key>(map: Map<Key, SlotSet>, key: Key): SlotSet {
 /** The first `count` items in an order, without sorting all of a long list. */
 export function firstOf(items: number[], count: number, compare: (a: number, b: number) => number): number[] {
   if (count <= 0) return [];
-  if (items.length <= count * 4 + 32) return items.sort(compare).slice(0, count);
+  if (items.length <= count * 4 + 32) return [...items].sort(compare).slice(0, count);
   // A bounded max-heap of the best `count` seen so far: its root is the worst of them.
   const heap: number[] = [];
   const worse = (a: number, b: number) => compare(a, b) > 0;

@@ -12,7 +12,8 @@ export async function selectRows<Row>(db: Queryable, statement: SQL): Promise<Ro
 
 /**
  * Who is looking, as the catalogue queries need it. Visitors (undefined) see only listed items; a signed-in
- * owner or developer also sees their own unlisted items, and administrators see everything not deleted.
+ * owner or developer also sees their own unlisted items (deleted ones aside), and administrators see
+ * everything, deleted items included (they are the ones who may restore them).
  */
 export interface Viewer {
   userId: number;

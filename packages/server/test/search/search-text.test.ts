@@ -104,7 +104,14 @@ describe('parseSearchVector', () => {
 
 describe('searchWords', () => {
   it('gives lower-case runs of letters and digits', () => {
-    expect(searchWords('Git-Toolbox 2.0, for IntelliJ!')).toEqual(['git', 'toolbox', '2', '0', 'for', 'intellij']);
+    expect(searchWords('Git-Toolbox 2.0, for IntelliJ!')).toEqual([
+      'git',
+      'toolbox',
+      '2',
+      '0',
+      'for',
+      'intellij',
+    ]);
   });
 
   it('keeps letters outside ASCII', () => {
@@ -162,9 +169,9 @@ describe('typingDistance', () => {
 
 describe('allowedMistakes', () => {
   it('allows none under 3 letters, one from 3 to 7 and two from 8', () => {
-    expect(['', 'a', 'go', 'git', 'kotlin', 'plugins', 'database', 'kubernetes'].map(allowedMistakes)).toEqual([
-      0, 0, 0, 1, 1, 1, 2, 2,
-    ]);
+    expect(
+      ['', 'a', 'go', 'git', 'kotlin', 'plugins', 'database', 'kubernetes'].map(allowedMistakes),
+    ).toEqual([0, 0, 0, 1, 1, 1, 2, 2]);
   });
 });
 
