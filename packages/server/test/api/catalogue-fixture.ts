@@ -315,6 +315,8 @@ export async function seedCatalogue(db: Database, fileStore: FileStore): Promise
     { reviewId: 1, category: 'PERFORMANCE', rating: 5 },
     { reviewId: 2, category: 'PERFORMANCE', rating: 2 },
     { reviewId: 1, category: 'USER_INTERFACE', rating: 4 },
+    // By banned Mallory: left out of every rating.
+    { reviewId: 3, category: 'PERFORMANCE', rating: 1 },
   ]);
   await db
     .insert(schema.reviewReplies)

@@ -104,7 +104,7 @@ describe('/plugins/list at every compatibility boundary', () => {
       },
       'idea-version': { '@since-build': '242.100' },
       'download-url': `https://plugins.example.com/plugin/download?updateId=${VERSIONS.gitToolbox242Open}`,
-      rating: '3.3',
+      rating: '4.5',
     });
     expect(entry['idea-version']['@until-build']).toBeUndefined();
     // HTML notes travel as CDATA; a "]]>" inside them survives intact.

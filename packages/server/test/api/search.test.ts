@@ -32,7 +32,7 @@ describe('GET /api/searchPlugins', () => {
       preview: 'Extends the Git integration with status, blame and fetch.',
       icon: '',
       downloads: 5000,
-      rating: 10 / 3,
+      rating: 4.5,
       pricingModel: 'FREE',
       vendor: { name: 'Acme Tools', url: 'https://acme.example.com' },
       tags: ['Code tools', 'VCS'],

@@ -373,6 +373,37 @@ describe('PUT /api/plugins/{id}/rating', () => {
   });
 });
 
+describe('reviews of banned authors', () => {
+  it('leave the rating when their author is banned, and come back when the ban is lifted', async () => {
+    const plugin = PLUGINS.kotlinFest;
+    const before = await rating(plugin);
+    const beforeStored = await storedAggregate(plugin);
+    const spammer = await t.addUser('spammer');
+    const posted = await t.call(spammer, {
+      method: 'PUT',
+      url: `/api/plugins/${plugin}/rating`,
+      ...json({ rating: 1, categories: { PERFORMANCE: 1 } }),
+    });
+    expect(posted.statusCode).toBe(201);
+    const withSpam = await rating(plugin);
+    expect(withSpam.total).toBe(before.total + 1);
+
+    await t.db.execute(sql`UPDATE users SET banned = true WHERE id = ${spammer}`);
+    expect(await rating(plugin)).toEqual(before);
+    expect(await storedAggregate(plugin)).toEqual(beforeStored);
+    const granular = await t.call(undefined, {
+      method: 'GET',
+      url: `/api/plugins/${plugin}/rating-granular`,
+    });
+    expect(granular.json().PERFORMANCE).toBeUndefined();
+    const page = await t.call(undefined, { method: 'GET', url: `/api/plugins/${plugin}` });
+    expect(page.json().rating.votes).toEqual(before.votes);
+
+    await t.db.execute(sql`UPDATE users SET banned = false WHERE id = ${spammer}`);
+    expect(await rating(plugin)).toEqual(withSpam);
+  });
+});
+
 describe('replies', () => {
   // Review 1 is carol's review of Git Toolbox, whose owner is alice and developer bob.
   it('lets the plugin owner and developers answer a review, and shows the answer under it', async () => {

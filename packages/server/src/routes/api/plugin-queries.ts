@@ -114,8 +114,9 @@ export async function loadPlugin(
           FROM plugin_documentation_tabs d WHERE d.plugin_id = p.id) AS tabs,
         (SELECT coalesce(json_agg(cp.product ORDER BY cp.product), '[]'::json)
           FROM plugin_compatible_products cp WHERE cp.plugin_id = p.id) AS products,
-        (SELECT json_object_agg(r.rating, r.count) FROM (SELECT rating, count(*)::int AS count FROM reviews
-          WHERE plugin_id = p.id GROUP BY rating) r) AS star_votes
+        (SELECT json_object_agg(r.rating, r.count) FROM (SELECT rv.rating, count(*)::int AS count
+          FROM reviews rv JOIN users u ON u.id = rv.author_id WHERE rv.plugin_id = p.id AND NOT u.banned
+          GROUP BY rv.rating) r) AS star_votes
       FROM plugins p LEFT JOIN vendors v ON v.id = p.vendor_id
       WHERE p.id = ${id} AND ${pluginVisibleTo(viewer)}`,
   );
@@ -251,8 +252,9 @@ function starRating(counts: Record<string, number>): RatingBody {
 export async function loadRating(db: Queryable, pluginId: number): Promise<RatingBody> {
   const rows = await selectRows<{ rating: number; count: number }>(
     db,
-    sql`SELECT r.rating::int AS rating, count(*)::int AS count FROM reviews r
-      WHERE r.plugin_id = ${pluginId} GROUP BY r.rating`,
+    sql`SELECT r.rating::int AS rating, count(*)::int AS count
+      FROM reviews r JOIN users u ON u.id = r.author_id
+      WHERE r.plugin_id = ${pluginId} AND NOT u.banned GROUP BY r.rating`,
   );
   return starRating(Object.fromEntries(rows.map((row) => [String(row.rating), row.count])));
 }
@@ -261,8 +263,8 @@ export async function loadGranularRating(db: Queryable, pluginId: number): Promi
   const rows = await selectRows<{ category: RatingCategory; mean: number }>(
     db,
     sql`SELECT c.category, avg(c.rating)::float8 AS mean
-      FROM review_category_ratings c JOIN reviews r ON r.id = c.review_id
-      WHERE r.plugin_id = ${pluginId} GROUP BY c.category ORDER BY c.category`,
+      FROM review_category_ratings c JOIN reviews r ON r.id = c.review_id JOIN users u ON u.id = r.author_id
+      WHERE r.plugin_id = ${pluginId} AND NOT u.banned GROUP BY c.category ORDER BY c.category`,
   );
   const rating: GranularRatingBody = {};
   for (const row of rows) rating[row.category] = row.mean;
