@@ -25,6 +25,10 @@ describe('caching', () => {
   it('gives public answers a strong ETag and Cache-Control, and 304 when the client has them', async () => {
     const first = await context.app.inject('/api/plugins/1');
     expect(first.headers['cache-control']).toBe('public, max-age=60');
+    // A signed-in owner may get another answer from the same URL: caches must not hand them this one.
+    expect(String(first.headers.vary).toLowerCase().split(/,\s*/)).toEqual(
+      expect.arrayContaining(['authorization', 'cookie']),
+    );
     const etag = String(first.headers.etag);
     expect(etag).toMatch(/^"[\w-]{27}"$/);
     const again = await context.app.inject({ url: '/api/plugins/1', headers: { 'if-none-match': etag } });
@@ -59,6 +63,7 @@ describe('caching', () => {
     expect(replayed.headers.link).toBe(first.headers.link);
     expect(replayed.headers['x-total-count']).toBe(first.headers['x-total-count']);
     expect(replayed.headers['access-control-allow-origin']).toBe('*');
+    expect(String(replayed.headers.vary).toLowerCase()).toContain('authorization');
     const notModified = await context.app.inject({
       url,
       headers: { 'if-none-match': String(first.headers.etag) },
@@ -141,6 +146,11 @@ describe('answers kept by the HTTP server itself', () => {
     expect(await again.text()).toBe(firstBody);
     for (const header of ['etag', 'link', 'x-total-count', 'content-type', 'cache-control']) {
       expect(again.headers.get(header), header).toBe(first.headers.get(header));
+    }
+    for (const answer of [first, again]) {
+      expect(String(answer.headers.get('vary')).toLowerCase()).toMatch(
+        /authorization.*cookie|cookie.*authorization/,
+      );
     }
     expect(again.headers.get('access-control-allow-origin')).toBe('*');
     expect(again.headers.get('access-control-expose-headers')).toContain('Link');

@@ -128,7 +128,7 @@ export class AnswerCache {
       ...CORS_HEADERS,
       etag: answer.etag,
       'cache-control': this.cacheControl,
-      vary: 'accept-encoding',
+      vary: 'accept-encoding, authorization, cookie',
     };
     if (etagMatches(request.headers['if-none-match'], answer.etag)) {
       response.writeHead(304, common).end();

@@ -29,6 +29,19 @@ export function changesCatalogue(request: FastifyRequest, reply: FastifyReply): 
   return !isRead && reply.statusCode < 400 && reply.routeOptions.config?.readOnly !== true;
 }
 
+/** The request headers that make an answer personal (see isPersonalRequest). */
+export const PERSONAL_HEADERS = ['authorization', 'cookie'] as const;
+
+/** A Vary header value with `names` added to what it already holds (each name once, any case). */
+export function withVary(current: unknown, names: readonly string[]): string {
+  const values = (current === undefined ? [] : String(current).split(','))
+    .map((value) => value.trim())
+    .filter((value) => value.length > 0);
+  const known = new Set(values.map((value) => value.toLowerCase()));
+  for (const name of names) if (!known.has(name.toLowerCase())) values.push(name);
+  return values.join(', ');
+}
+
 /** Headers a replayed answer repeats besides its body and content type. */
 const REPLAYED_HEADERS = ['link', 'x-total-count'] as const;
 
@@ -55,6 +68,7 @@ export default fp(
         const answer = answers.get(request.url);
         if (!answer) return;
         replayed.add(reply);
+        reply.header('vary', withVary(reply.getHeader('vary'), PERSONAL_HEADERS));
         if (etagMatches(request.headers['if-none-match'], answer.etag)) {
           return sendNotModified(reply, answer.etag);
         }
@@ -76,6 +90,8 @@ export default fp(
       }
       if (reply.getHeader('cache-control') !== undefined) return payload;
       const isPublicRoute = reply.routeOptions.config?.cache === 'public';
+      // The same URL answers a signed-in owner differently (their unlisted items): caches must tell them apart.
+      if (isPublicRoute) reply.header('vary', withVary(reply.getHeader('vary'), PERSONAL_HEADERS));
       const isStorable = typeof payload === 'string' || Buffer.isBuffer(payload);
       if (!isPublicRoute || reply.statusCode !== 200 || !isStorable || isPersonalRequest(request.headers)) {
         const personal = isPublicRoute && reply.statusCode === 200;
