@@ -31,6 +31,9 @@ const hashOnlyFileStore: FileStore = {
     }
     return { hash: hash.digest('hex'), size };
   },
+  async adopt(_path, file) {
+    return file;
+  },
   async open() {
     return undefined;
   },

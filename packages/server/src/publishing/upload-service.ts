@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { isProductFamily, isValidWebsite, normalizeLink, type ProductFamily } from '@marketplace/core';
@@ -107,10 +106,8 @@ async function storeAndCommit<T>(
 ): Promise<T> {
   const claimId = await claimStoredFile(env.db, file.sha256);
   try {
-    const stored = await env.fileStore.put(createReadStream(file.path), { maxBytes: file.size });
-    if (stored.hash !== file.sha256) {
-      throw new Error(`The stored archive's hash ${stored.hash} differs from the received ${file.sha256}.`);
-    }
+    // receiveUpload hashed the bytes as it wrote them: the file moves into the store instead of being copied.
+    await env.fileStore.adopt(file.path, { hash: file.sha256, size: file.size });
     return await env.db.transaction(async (tx) => {
       const result = await writeRows(tx);
       await releaseClaim(tx, claimId);

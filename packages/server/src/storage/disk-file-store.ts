@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { constants, createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { chmod, mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -127,6 +127,33 @@ export class DiskFileStore implements FileStore {
       await unlink(temporaryPath).catch(() => undefined);
       throw error;
     }
+  }
+
+  async adopt(path: string, file: StoredFile): Promise<StoredFile> {
+    if (!isFileHash(file.hash)) throw new TypeError(`"${file.hash}" is not a sha256 hex hash.`);
+    await this.ensureRoot();
+    if (await this.has(file.hash)) {
+      await unlink(path);
+      return file;
+    }
+    // Stored files are readable like the ones `put` writes, and complete on disk before they get their name.
+    await chmod(path, 0o644);
+    await syncPath(path);
+    try {
+      await this.publish(path, file.hash);
+      return file;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    }
+    // Another file system: a rename cannot cross it, so the content is copied in and the file removed.
+    const stored = await this.put(createReadStream(path), { maxBytes: file.size });
+    await unlink(path);
+    if (stored.hash !== file.hash) {
+      throw new Error(
+        `The file's content hashes to ${stored.hash}, not to the ${file.hash} it was given with.`,
+      );
+    }
+    return stored;
   }
 
   /** Moves a flushed temporary file to its hash name and makes the new name durable. */

@@ -32,6 +32,12 @@ export interface OpenOptions {
 export interface FileStore {
   /** Stores the content and returns its hash and size; storing content that is already there is a no-op. */
   put(content: Readable | Uint8Array, options?: PutOptions): Promise<StoredFile>;
+  /**
+   * Takes a complete file the caller wrote and hashed itself into the store, leaving nothing at `path`: a
+   * store on the same disk moves it in without copying it, another store copies it and removes it. Only
+   * code that computed `file.hash` from the bytes it wrote may call this: the store takes the hash on trust.
+   */
+  adopt(path: string, file: StoredFile): Promise<StoredFile>;
   /** Opens a stored file for reading, or answers undefined when there is none with that hash. */
   open(hash: string, options?: OpenOptions): Promise<OpenedFile | undefined>;
   has(hash: string): Promise<boolean>;
