@@ -122,6 +122,59 @@ describe('the disk file store', () => {
   it('lists nothing before the first file is stored', async () => {
     expect(await collect(store.list())).toEqual([]);
   });
+
+  describe('adopting a file the caller wrote', () => {
+    async function written(content: string, where = directory): Promise<string> {
+      const path = join(where, `upload-${sha256(content + where).slice(0, 8)}.part`);
+      await writeFile(path, content, { mode: 0o600 });
+      return path;
+    }
+
+    it('moves the file in under its hash, readable, and leaves nothing behind', async () => {
+      const content = 'a plugin archive';
+      const path = await written(content);
+      const adopted = await store.adopt(path, { hash: sha256(content), size: content.length });
+      expect(adopted).toEqual({ hash: sha256(content), size: content.length });
+      await expect(stat(path)).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(await text((await store.open(adopted.hash))!.stream)).toBe(content);
+      const stored = await stat(join(directory, 'files', adopted.hash.slice(0, 2), adopted.hash.slice(2)));
+      expect(stored.mode & 0o777).toBe(0o644);
+    });
+
+    it('keeps the stored copy and removes the new file when the content is already there', async () => {
+      const content = 'the same archive twice';
+      const first = await store.put(Buffer.from(content));
+      const path = await written(content);
+      expect(await store.adopt(path, first)).toEqual(first);
+      await expect(stat(path)).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(await collect(store.list())).toEqual([first.hash]);
+    });
+
+    it('copies a file from another file system in, checking its hash', async () => {
+      const elsewhere = await mkdtemp('/dev/shm/mp-upload-');
+      try {
+        const content = 'an archive on a memory file system';
+        const path = await written(content, elsewhere);
+        const adopted = await store.adopt(path, { hash: sha256(content), size: content.length });
+        expect(adopted.hash).toBe(sha256(content));
+        await expect(stat(path)).rejects.toMatchObject({ code: 'ENOENT' });
+        expect(await text((await store.open(adopted.hash))!.stream)).toBe(content);
+
+        const lying = await written('other bytes', elsewhere);
+        await expect(store.adopt(lying, { hash: sha256('not these'), size: 11 })).rejects.toThrow(
+          /hashes to/,
+        );
+        expect(await store.has(sha256('not these'))).toBe(false);
+      } finally {
+        await rm(elsewhere, { recursive: true, force: true });
+      }
+    });
+
+    it('refuses a hash that is not a sha256', async () => {
+      const path = await written('x');
+      await expect(store.adopt(path, { hash: '../../etc/passwd', size: 1 })).rejects.toThrow(TypeError);
+    });
+  });
 });
 
 describe('the disk file store with deferred durability', () => {
@@ -153,66 +206,5 @@ describe('the disk file store with deferred durability', () => {
     expect(await store.put(Buffer.from('archive one'))).toEqual(first);
     await store.flush();
     expect(await collect(store.list())).toHaveLength(2);
-  });
-});
-
-describe('the disk file store adopting a file the caller wrote', () => {
-  let directory: string;
-  let store: DiskFileStore;
-  beforeEach(async () => {
-    directory = await mkdtemp(join(tmpdir(), 'mp-files-'));
-    store = createFileStore(directory);
-  });
-  afterEach(async () => {
-    await rm(directory, { recursive: true, force: true });
-  });
-
-  async function written(content: string, where = directory): Promise<string> {
-    const path = join(where, `upload-${sha256(content + where).slice(0, 8)}.part`);
-    await writeFile(path, content, { mode: 0o600 });
-    return path;
-  }
-
-  it('moves the file in under its hash, readable, and leaves nothing behind', async () => {
-    const content = 'a plugin archive';
-    const path = await written(content);
-    const adopted = await store.adopt(path, { hash: sha256(content), size: content.length });
-    expect(adopted).toEqual({ hash: sha256(content), size: content.length });
-    await expect(stat(path)).rejects.toMatchObject({ code: 'ENOENT' });
-    expect(await text((await store.open(adopted.hash))!.stream)).toBe(content);
-    const stored = await stat(join(directory, 'files', adopted.hash.slice(0, 2), adopted.hash.slice(2)));
-    expect(stored.mode & 0o777).toBe(0o644);
-  });
-
-  it('keeps the stored copy and removes the new file when the content is already there', async () => {
-    const content = 'the same archive twice';
-    const first = await store.put(Buffer.from(content));
-    const path = await written(content);
-    expect(await store.adopt(path, first)).toEqual(first);
-    await expect(stat(path)).rejects.toMatchObject({ code: 'ENOENT' });
-    expect(await collect(store.list())).toEqual([first.hash]);
-  });
-
-  it('copies a file from another file system in, checking its hash', async () => {
-    const elsewhere = await mkdtemp('/dev/shm/mp-upload-');
-    try {
-      const content = 'an archive on a memory file system';
-      const path = await written(content, elsewhere);
-      const adopted = await store.adopt(path, { hash: sha256(content), size: content.length });
-      expect(adopted.hash).toBe(sha256(content));
-      await expect(stat(path)).rejects.toMatchObject({ code: 'ENOENT' });
-      expect(await text((await store.open(adopted.hash))!.stream)).toBe(content);
-
-      const lying = await written('other bytes', elsewhere);
-      await expect(store.adopt(lying, { hash: sha256('not these'), size: 11 })).rejects.toThrow(/hashes to/);
-      expect(await store.has(sha256('not these'))).toBe(false);
-    } finally {
-      await rm(elsewhere, { recursive: true, force: true });
-    }
-  });
-
-  it('refuses a hash that is not a sha256', async () => {
-    const path = await written('x');
-    await expect(store.adopt(path, { hash: '../../etc/passwd', size: 1 })).rejects.toThrow(TypeError);
   });
 });
