@@ -19,9 +19,6 @@ import type { LocalNetworkPermission, LocalNetworkPermissionSource } from './per
 import { callIde, parseJson, unexpectedAnswer } from './transport';
 import type { FetchFunction, IdeTarget, TransportDependencies } from './transport';
 
-/** The IDE a call goes to: one that discovery found, or any `RunningIde` of core. */
-export type IdeAddress = RunningIde;
-
 /** A course launched from a learning management system (`/api/edu/lti`). */
 export interface LtiLaunch {
   marketplaceCourseId: number;
@@ -77,22 +74,18 @@ export interface IdeBridge {
   subscribe(listener: RunningIdesListener): () => void;
   /** Whether the browser lets the bridge reach the IDEs, would ask first, or has no such permission. */
   localNetworkPermission(): Promise<LocalNetworkPermission>;
+  // Every call to an IDE takes the IDE first: one that findRunningIdes() found, or any core `RunningIde`.
   /** Asks the IDE to install the plugin (the IDE shows its own dialog). A failure clears the caches. */
-  install(pluginId: string, ide: IdeAddress): Promise<void>;
+  installPlugin(ide: RunningIde, pluginId: string): Promise<void>;
   /** Each plugin id the IDE knows, with whether it is compatible (cached for 60 s); unknown ids are absent. */
-  checkCompatibility(pluginIds: readonly string[], ide: IdeAddress): Promise<ReadonlyMap<string, boolean>>;
+  checkCompatibility(ide: RunningIde, pluginIds: readonly string[]): Promise<ReadonlyMap<string, boolean>>;
+  /** Whether the IDE knows the plugin and it is compatible; the same cached answers as `checkCompatibility`. */
+  isCompatible(ide: RunningIde, pluginId: string): Promise<boolean>;
   /** Opens a course, installing EduTools first when missing and waiting for it (5 checks, 5 s apart). */
-  openCourse(courseId: number, ide: IdeAddress): Promise<void>;
-  openCourse(ide: IdeAddress, courseId: number): Promise<void>;
+  openCourse(ide: RunningIde, courseId: number): Promise<void>;
   /** Opens a course launched from an LMS, installing EduTools first like `openCourse`. */
-  openLtiCourse(launch: LtiLaunch, ide: IdeAddress): Promise<void>;
-  openLtiCourse(ide: IdeAddress, launch: LtiLaunch): Promise<void>;
+  openLtiCourse(ide: RunningIde, launch: LtiLaunch): Promise<void>;
   /** Forgets the IDE list and compatibility answers. */
-  clearCaches(): void;
-
-  // The argument order the React components use (packages/ui `IdeBridge`), for the same calls.
-  installPlugin(ide: IdeAddress, pluginId: string): Promise<void>;
-  isCompatible(ide: IdeAddress, pluginId: string): Promise<boolean>;
   clearCache(): void;
 }
 
@@ -118,8 +111,8 @@ function requireCourseId(courseId: unknown): number {
   return courseId;
 }
 
-function requireIde(ide: unknown): IdeAddress {
-  const candidate = ide as Partial<IdeAddress> | undefined;
+function requireIde(ide: unknown): RunningIde {
+  const candidate = ide as Partial<RunningIde> | undefined;
   if (
     typeof candidate?.port !== 'number' ||
     !Number.isInteger(candidate.port) ||
@@ -129,11 +122,7 @@ function requireIde(ide: unknown): IdeAddress {
   ) {
     throw new TypeError('The IDE must be one found by findRunningIdes() (name, buildNumber and port).');
   }
-  return candidate as IdeAddress;
-}
-
-function isIdeAddress(value: unknown): value is IdeAddress {
-  return typeof value === 'object' && value !== null && 'port' in value;
+  return candidate as RunningIde;
 }
 
 function resolveRange(ports: Partial<PortRange> = {}): PortRange {
@@ -213,7 +202,7 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
   let ideList: { ides: DiscoveredIde[]; at: number } | undefined;
   let runningScan: Promise<DiscoveredIde[]> | undefined;
   const compatibility = new Map<string, CompatibilityEntry>();
-  // Bumped by clearCaches(), so that a scan started before it cannot refill the cache with stale answers.
+  // Bumped by clearCache(), so that a scan started before it cannot refill the cache with stale answers.
   let cacheGeneration = 0;
 
   const listeners = new Set<RunningIdesListener>();
@@ -298,7 +287,7 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
     }
   };
 
-  function clearCaches(): void {
+  function clearCache(): void {
     ideList = undefined;
     compatibility.clear();
     cacheGeneration++;
@@ -310,9 +299,9 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
     }
   }
 
-  const targetOf = (ide: IdeAddress): IdeTarget => ({ port: ide.port, name: ide.name });
+  const targetOf = (ide: RunningIde): IdeTarget => ({ port: ide.port, name: ide.name });
 
-  async function install(pluginId: string, ide: IdeAddress): Promise<void> {
+  async function installPlugin(ide: RunningIde, pluginId: string): Promise<void> {
     const id = requirePluginId(pluginId);
     const target = targetOf(requireIde(ide));
     try {
@@ -326,14 +315,14 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
       if (answer.status !== 200) throw unexpectedAnswer(target, answer, `HTTP ${answer.status}`);
     } catch (error) {
       // The IDE may have quit or changed: the spec drops what is known about running IDEs.
-      clearCaches();
+      clearCache();
       throw error;
     }
   }
 
   async function checkCompatibility(
+    ide: RunningIde,
     pluginIds: readonly string[],
-    ide: IdeAddress,
   ): Promise<ReadonlyMap<string, boolean>> {
     if (!Array.isArray(pluginIds)) throw new TypeError('pluginIds must be an array of plugin ids.');
     const ids = [...new Set(pluginIds.map(requirePluginId))];
@@ -375,7 +364,7 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
   }
 
   /** Makes sure EduTools is installed, installing it and waiting for it when it is not. */
-  async function ensureEduTools(ide: IdeAddress): Promise<void> {
+  async function ensureEduTools(ide: RunningIde): Promise<void> {
     const target = targetOf(ide);
     const isInstalled = async () => {
       const answer = await callIde(transport, target, '/api/edu/marketplace/info', {}, requestTimeoutMs);
@@ -384,7 +373,7 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
       throw unexpectedAnswer(target, answer, `HTTP ${answer.status} from the EduTools check`);
     };
     if (await isInstalled()) return;
-    await install(EDU_PLUGIN_XML_ID, ide);
+    await installPlugin(ide, EDU_PLUGIN_XML_ID);
     for (let attempt = 0; attempt < COURSE_PLUGIN_RECHECK_TRIES; attempt++) {
       await sleep(clock, COURSE_PLUGIN_RECHECK_INTERVAL_MS);
       if (await isInstalled()) return;
@@ -397,7 +386,7 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
     );
   }
 
-  async function openInEduTools(ide: IdeAddress, path: string, query: Record<string, string | undefined>) {
+  async function openInEduTools(ide: RunningIde, path: string, query: Record<string, string | undefined>) {
     await ensureEduTools(ide);
     const target = targetOf(ide);
     const answer = await callIde(transport, target, path, query, requestTimeoutMs);
@@ -411,28 +400,24 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
     throw unexpectedAnswer(target, answer, `HTTP ${answer.status} when opening the course`);
   }
 
-  function openCourse(first: number | IdeAddress, second: IdeAddress | number): Promise<void> {
-    const [courseIdArgument, ideArgument] = isIdeAddress(first) ? [second, first] : [first, second];
-    return (async () => {
-      const courseId = requireCourseId(courseIdArgument);
-      const ide = requireIde(ideArgument);
-      await openInEduTools(ide, '/api/edu/marketplace', { course_id: String(courseId) });
-    })();
+  async function isCompatible(ide: RunningIde, pluginId: string): Promise<boolean> {
+    return (await checkCompatibility(ide, [pluginId])).get(requirePluginId(pluginId)) === true;
   }
 
-  function openLtiCourse(first: LtiLaunch | IdeAddress, second: IdeAddress | LtiLaunch): Promise<void> {
-    const [launchArgument, ideArgument] = isIdeAddress(first) ? [second, first] : [first, second];
-    return (async () => {
-      const launch = launchArgument as LtiLaunch;
-      const courseId = requireCourseId(launch?.marketplaceCourseId);
-      const ide = requireIde(ideArgument);
-      await openInEduTools(ide, '/api/edu/lti', {
-        marketplace_course_id: String(courseId),
-        launch_id: launch.launchId,
-        study_item_id: launch.studyItemId,
-        lms_description: launch.lmsDescription,
-      });
-    })();
+  async function openCourse(ide: RunningIde, courseId: number): Promise<void> {
+    const id = requireCourseId(courseId);
+    await openInEduTools(requireIde(ide), '/api/edu/marketplace', { course_id: String(id) });
+  }
+
+  async function openLtiCourse(ide: RunningIde, launch: LtiLaunch): Promise<void> {
+    // Checked although typed: plain-JavaScript pages call the bridge too.
+    const courseId = requireCourseId(launch?.marketplaceCourseId);
+    await openInEduTools(requireIde(ide), '/api/edu/lti', {
+      marketplace_course_id: String(courseId),
+      launch_id: launch.launchId,
+      study_item_id: launch.studyItemId,
+      lms_description: launch.lmsDescription,
+    });
   }
 
   return {
@@ -450,14 +435,11 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
       };
     },
     localNetworkPermission: () => permission(),
-    install,
+    installPlugin,
     checkCompatibility,
-    openCourse: openCourse as IdeBridge['openCourse'],
-    openLtiCourse: openLtiCourse as IdeBridge['openLtiCourse'],
-    clearCaches,
-    installPlugin: (ide, pluginId) => install(pluginId, ide),
-    isCompatible: async (ide, pluginId) =>
-      (await checkCompatibility([pluginId], ide)).get(requirePluginId(pluginId)) === true,
-    clearCache: clearCaches,
+    isCompatible,
+    openCourse,
+    openLtiCourse,
+    clearCache,
   };
 }

@@ -1,7 +1,6 @@
 export { createIdeBridge } from './bridge';
 export type {
   FindRunningIdesOptions,
-  IdeAddress,
   IdeBridge,
   IdeBridgeOptions,
   LtiLaunch,

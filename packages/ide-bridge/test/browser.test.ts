@@ -115,7 +115,7 @@ function installFromPage(page: Page, pluginId: string) {
       const [ide] = await bridge.findRunningIdes({ userGesture: true });
       if (!ide) return { outcome: 'no IDE found' };
       try {
-        await bridge.install(pluginId, ide);
+        await bridge.installPlugin(ide, pluginId);
         return { outcome: 'installed', ide: ide.name, product: ide.productKey };
       } catch (error) {
         const failure = error as BridgeModule.IdeBridgeError;
@@ -176,7 +176,7 @@ describe('in Chromium', { timeout: 30_000 }, () => {
     const kind = await page.evaluate(async (start) => {
       const bridge = window.bridgeModule.createIdeBridge({ ports: { start } });
       const ide = (window as unknown as { ide: BridgeModule.DiscoveredIde }).ide;
-      return bridge.install('com.example.tool', ide).then(
+      return bridge.installPlugin(ide, 'com.example.tool').then(
         () => 'installed',
         (error: BridgeModule.IdeBridgeError) => error.kind,
       );

@@ -62,11 +62,11 @@ describe('the IDE list cache', () => {
     expect(probes(ide)).toBe(2);
   });
 
-  it('forgets the list after clearCaches()', async () => {
+  it('forgets the list after clearCache()', async () => {
     const [ide] = await runIdes([0]);
     const bridge = bridgeFor();
     await bridge.findRunningIdes();
-    bridge.clearCaches();
+    bridge.clearCache();
     await bridge.findRunningIdes();
     expect(probes(ide)).toBe(2);
   });
@@ -78,10 +78,11 @@ describe('the compatibility cache', () => {
     const bridge = bridgeFor();
     const [found] = await bridge.findRunningIdes();
     if (!found) throw new Error('no IDE');
-    const first = await bridge.checkCompatibility(
-      ['com.example.tool', 'com.example.old', 'com.example.none'],
-      found,
-    );
+    const first = await bridge.checkCompatibility(found, [
+      'com.example.tool',
+      'com.example.old',
+      'com.example.none',
+    ]);
     expect([...first]).toEqual([
       ['com.example.tool', true],
       ['com.example.old', false],
@@ -103,9 +104,9 @@ describe('an install failure', () => {
     const bridge = bridgeFor();
     const [found] = await bridge.findRunningIdes();
     if (!found || !ide) throw new Error('no IDE');
-    await bridge.checkCompatibility(['com.example.tool'], found);
+    await bridge.checkCompatibility(found, ['com.example.tool']);
     await ide.close();
-    await expect(bridge.install('com.example.tool', found)).rejects.toMatchObject({ kind: 'no-ide' });
+    await expect(bridge.installPlugin(found, 'com.example.tool')).rejects.toMatchObject({ kind: 'no-ide' });
     expect(await bridge.findRunningIdes()).toEqual([]);
   });
 });
@@ -152,7 +153,7 @@ describe('subscribing', () => {
     const found = updates[0]?.status === 'found' ? updates[0].ides[0] : undefined;
     if (!found || !ide) throw new Error('no IDE');
     await ide.close();
-    await expect(bridge.install('com.example.tool', found)).rejects.toMatchObject({ kind: 'no-ide' });
+    await expect(bridge.installPlugin(found, 'com.example.tool')).rejects.toMatchObject({ kind: 'no-ide' });
     await waitUntil(() => updates.length === 2);
     expect(updates[1]).toEqual({ status: 'found', ides: [], groups: [] });
     unsubscribe();

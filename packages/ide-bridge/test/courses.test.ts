@@ -49,7 +49,7 @@ function timeline(simulator: IdeSimulator): string[] {
 describe('openCourse', () => {
   it('opens the course at once when EduTools is installed', async () => {
     const { simulator, ide, bridge } = await runIde({ installed: true });
-    await bridge.openCourse(16630, ide);
+    await bridge.openCourse(ide, 16630);
     expect(timeline(simulator)).toEqual([
       '0s /api/edu/marketplace/info 200',
       '0s /api/edu/marketplace?course_id=16630 200',
@@ -71,7 +71,7 @@ describe('openCourse', () => {
 
   it('gives up after 5 re-checks when EduTools never appears, without opening', async () => {
     const { simulator, ide, bridge } = await runIde({ installed: false, appearsAfterInstallMs: null });
-    const error = await clock.drive(bridge.openCourse(16630, ide).catch((caught: unknown) => caught));
+    const error = await clock.drive(bridge.openCourse(ide, 16630).catch((caught: unknown) => caught));
     expect(error).toBeInstanceOf(IdeBridgeError);
     expect(error).toMatchObject({ kind: 'refused' });
     expect((error as Error).message).toContain('has not installed EduTools');
@@ -82,13 +82,13 @@ describe('openCourse', () => {
 
   it('reports a course the IDE cannot open as refused', async () => {
     const { ide, bridge } = await runIde({ installed: true }, { courseIds: [1] });
-    await expect(bridge.openCourse(2, ide)).rejects.toMatchObject({ kind: 'refused', status: 404 });
+    await expect(bridge.openCourse(ide, 2)).rejects.toMatchObject({ kind: 'refused', status: 404 });
   });
 
   it('rejects a course id that is not a positive whole number', async () => {
     const { simulator, ide, bridge } = await runIde({ installed: true });
-    await expect(bridge.openCourse(-1, ide)).rejects.toThrow('A course id is a positive whole number');
-    await expect(bridge.openCourse(1.5, ide)).rejects.toThrow(TypeError);
+    await expect(bridge.openCourse(ide, -1)).rejects.toThrow('A course id is a positive whole number');
+    await expect(bridge.openCourse(ide, 1.5)).rejects.toThrow(TypeError);
     expect(simulator.requests).toEqual([]);
   });
 });
@@ -96,10 +96,12 @@ describe('openCourse', () => {
 describe('openLtiCourse', () => {
   it('opens a course launched from an LMS with its launch details', async () => {
     const { simulator, ide, bridge } = await runIde({ installed: true });
-    await bridge.openLtiCourse(
-      { marketplaceCourseId: 16630, launchId: 'launch-7', studyItemId: '42', lmsDescription: 'Moodle' },
-      ide,
-    );
+    await bridge.openLtiCourse(ide, {
+      marketplaceCourseId: 16630,
+      launchId: 'launch-7',
+      studyItemId: '42',
+      lmsDescription: 'Moodle',
+    });
     expect(simulator.requests.at(-1)).toMatchObject({
       path: '/api/edu/lti',
       query: {

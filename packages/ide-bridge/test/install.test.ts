@@ -41,7 +41,7 @@ async function failureOf(promise: Promise<unknown>): Promise<IdeBridgeError> {
 describe('install', () => {
   it('asks the IDE to install the plugin, and the IDE installs it', async () => {
     const { simulator, ide } = await runIde();
-    await bridge().install('com.example.tool', ide);
+    await bridge().installPlugin(ide, 'com.example.tool');
     expect(simulator.requests).toEqual([
       expect.objectContaining({
         path: '/api/installPlugin',
@@ -52,15 +52,9 @@ describe('install', () => {
     expect(simulator.installedPluginIds()).toEqual(['com.example.tool']);
   });
 
-  it('takes the components’ argument order too', async () => {
-    const { simulator, ide } = await runIde();
-    await bridge().installPlugin(ide, 'com.example.other');
-    expect(simulator.installedPluginIds()).toEqual(['com.example.other']);
-  });
-
   it('reports a refusal (403) as refused, not as "no IDE"', async () => {
     const { simulator, ide } = await runIde({ untrustedOrigins: 'refuse' });
-    const error = await failureOf(bridge().install('com.example.tool', ide));
+    const error = await failureOf(bridge().installPlugin(ide, 'com.example.tool'));
     expect(error).toMatchObject({ kind: 'refused', status: 403, port: base });
     expect(error.message).toContain('idea.api.install.hosts.trusted');
     expect(simulator.installedPluginIds()).toEqual([]);
@@ -69,8 +63,8 @@ describe('install', () => {
   it('reports rate limiting (429) as rate-limited', async () => {
     const { ide } = await runIde({ rateLimitPerMinute: 1 });
     const sameBridge = bridge();
-    await sameBridge.install('com.example.one', ide);
-    const error = await failureOf(sameBridge.install('com.example.two', ide));
+    await sameBridge.installPlugin(ide, 'com.example.one');
+    const error = await failureOf(sameBridge.installPlugin(ide, 'com.example.two'));
     expect(error).toMatchObject({ kind: 'rate-limited', status: 429 });
     expect(error.message).toBe(
       'IntelliJ IDEA 2025.0 received too many requests from this browser. Please try again in a minute.',
@@ -80,7 +74,7 @@ describe('install', () => {
   it('reports an IDE that has quit as no-ide', async () => {
     const { simulator, ide } = await runIde();
     await simulator.close();
-    const error = await failureOf(bridge().install('com.example.tool', ide));
+    const error = await failureOf(bridge().installPlugin(ide, 'com.example.tool'));
     expect(error.kind).toBe('no-ide');
     expect(error.message).toBe(
       'IntelliJ IDEA 2025.0 is not answering. Please make sure your IDE is still running.',
@@ -89,7 +83,7 @@ describe('install', () => {
 
   it('rejects a missing plugin id before calling the IDE', async () => {
     const { simulator, ide } = await runIde();
-    await expect(bridge().install('  ', ide)).rejects.toThrow(TypeError);
+    await expect(bridge().installPlugin(ide, '  ')).rejects.toThrow(TypeError);
     expect(simulator.requests).toEqual([]);
   });
 });
@@ -97,7 +91,7 @@ describe('install', () => {
 describe('checkCompatibility', () => {
   it('asks for several ids in one request and leaves out the ids the IDE does not know', async () => {
     const { simulator, ide } = await runIde({ plugins: { 'a.good': true, 'a.old': false } });
-    const answer = await bridge().checkCompatibility(['a.good', 'a.old', 'a.unknown'], ide);
+    const answer = await bridge().checkCompatibility(ide, ['a.good', 'a.old', 'a.unknown']);
     expect(Object.fromEntries(answer)).toEqual({ 'a.good': true, 'a.old': false });
     expect(simulator.requests).toHaveLength(1);
     expect(JSON.parse(simulator.requests[0]?.query.pluginIds ?? '')).toEqual([
@@ -109,7 +103,7 @@ describe('checkCompatibility', () => {
 
   it('asks for one id with pluginId', async () => {
     const { ide } = await runIde({ plugins: { 'a.old': false } });
-    expect(Object.fromEntries(await bridge().checkCompatibility(['a.old'], ide))).toEqual({ 'a.old': false });
+    expect(Object.fromEntries(await bridge().checkCompatibility(ide, ['a.old']))).toEqual({ 'a.old': false });
     expect(await bridge().isCompatible(ide, 'a.unknown')).toBe(false);
   });
 
@@ -120,7 +114,7 @@ describe('checkCompatibility', () => {
       permission: false,
       fetch: () => Promise.resolve(new Response('<html>', { status: 500 })),
     });
-    expect(await failureOf(fake.checkCompatibility(['a.b'], ide))).toMatchObject({
+    expect(await failureOf(fake.checkCompatibility(ide, ['a.b']))).toMatchObject({
       kind: 'network',
       status: 500,
     });

@@ -79,13 +79,13 @@ describe('Local Network Access', () => {
     const [ide] = await bridge.findRunningIdes();
     if (!ide) throw new Error('no IDE');
     await simulator?.close();
-    await expect(bridge.install('a.b', ide)).rejects.toMatchObject({ kind: 'no-ide' });
+    await expect(bridge.installPlugin(ide, 'a.b')).rejects.toMatchObject({ kind: 'no-ide' });
   });
 
   it('explains a failed install by a denied permission when the IDE never answered', async () => {
     await simulator?.close();
     const bridge = bridgeWith({ permission: 'denied' });
     const ide = { name: 'IntelliJ IDEA 2025.2', buildNumber: 'IU-252.1', port: base };
-    await expect(bridge.install('a.b', ide)).rejects.toMatchObject({ kind: 'permission-denied' });
+    await expect(bridge.installPlugin(ide, 'a.b')).rejects.toMatchObject({ kind: 'permission-denied' });
   });
 });

@@ -8,6 +8,7 @@ import {
   IdeBridgeError,
   isIdeBridgeError,
 } from '../src/index';
+import type { LtiLaunch } from '../src/index';
 import { freePortBlock, startIdes } from './support';
 
 let base: number;
@@ -49,7 +50,7 @@ describe('ports that do not answer', () => {
     await silentPort(base);
     const bridge = createIdeBridge({ ports: { start: base }, permission: false, requestTimeoutMs: 100 });
     const ide = { name: 'GoLand 2025.2', buildNumber: 'GO-252.1', port: base };
-    const error = await bridge.install('a.b', ide).catch((caught: unknown) => caught);
+    const error = await bridge.installPlugin(ide, 'a.b').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(IdeBridgeError);
     expect(error).toMatchObject({ kind: 'network', message: 'GoLand 2025.2 did not answer within 100 ms.' });
   });
@@ -85,13 +86,34 @@ describe('bad input', () => {
   it('rejects an IDE that discovery could not have given, before any request', async () => {
     const fetchSpy = vi.fn();
     const bridge = createIdeBridge({ permission: false, fetch: fetchSpy });
-    await expect(bridge.install('a.b', { name: 'x', buildNumber: 'IU-1', port: 0 })).rejects.toThrow(
+    await expect(bridge.installPlugin({ name: 'x', buildNumber: 'IU-1', port: 0 }, 'a.b')).rejects.toThrow(
       TypeError,
     );
     await expect(
-      bridge.checkCompatibility('a.b' as unknown as string[], { name: 'x', buildNumber: '', port: 1 }),
+      bridge.checkCompatibility({ name: 'x', buildNumber: '', port: 1 }, 'a.b' as unknown as string[]),
     ).rejects.toThrow('pluginIds must be an array');
+    await expect(bridge.openCourse({ name: 'x', buildNumber: 'IU-1', port: 70_000 }, 1)).rejects.toThrow(
+      'The IDE must be one found by findRunningIdes()',
+    );
+    const ide = { name: 'x', buildNumber: 'IU-1', port: 1 };
+    await expect(bridge.openLtiCourse(ide, undefined as unknown as LtiLaunch)).rejects.toThrow(
+      'A course id is a positive whole number',
+    );
     expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('has one name for each call, with no second spelling or argument order', () => {
+    expect(Object.keys(createIdeBridge({ permission: false })).sort()).toEqual([
+      'checkCompatibility',
+      'clearCache',
+      'findRunningIdes',
+      'installPlugin',
+      'isCompatible',
+      'localNetworkPermission',
+      'openCourse',
+      'openLtiCourse',
+      'subscribe',
+    ]);
   });
 });
 

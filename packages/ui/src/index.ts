@@ -34,7 +34,8 @@ export type { DownloadPoint, DownloadsChartProps } from './downloads-chart/Downl
 
 export { useContentSize } from './embed/use-content-size';
 export { IdeBridgeContext, useIdeBridge } from './ide/ide-bridge';
-export type { IdeBridge, LocalNetworkAccess, LtiLaunch } from './ide/ide-bridge';
+export type { IdeBridge } from './ide/ide-bridge';
+export type { LocalNetworkPermission, LtiLaunch } from '@marketplace/ide-bridge';
 export { useRunningIdes } from './ide/use-running-ides';
 export type { RunningIdes, RunningIdesState, UseRunningIdesOptions } from './ide/use-running-ides';
 export { InstallButton } from './install-button/InstallButton';

@@ -8,7 +8,8 @@ import {
   TRY_AGAIN,
 } from '@marketplace/core';
 import { useId, useMemo, useState } from 'react';
-import type { IdeBridge, LtiLaunch } from '../ide/ide-bridge';
+import type { LtiLaunch } from '@marketplace/ide-bridge';
+import type { IdeBridge } from '../ide/ide-bridge';
 import { useIdeBridge } from '../ide/ide-bridge';
 import { useRunningIdes } from '../ide/use-running-ides';
 import { useToasts } from '../toast/toast-context';

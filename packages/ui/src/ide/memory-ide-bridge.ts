@@ -1,5 +1,7 @@
+import { productKeyFromBuildNumber } from '@marketplace/core';
 import type { RunningIde } from '@marketplace/core';
-import type { IdeBridge, LocalNetworkAccess, LtiLaunch } from './ide-bridge';
+import type { DiscoveredIde, LocalNetworkPermission } from '@marketplace/ide-bridge';
+import type { IdeBridge } from './ide-bridge';
 
 /** How a request to the in-memory IDE ends: at once, after a delay, with a failure, or never (to show busy states). */
 export type MemoryOutcome = 'succeed' | 'fail' | 'hang';
@@ -15,7 +17,7 @@ export interface MemoryIdeBridgeOptions {
   /** The search for IDEs never ends (to show the looking-for-IDEs state). */
   discoveryHangs?: boolean;
   /** 'prompt': the browser would ask the visitor before the first look (granted once looked with a gesture). */
-  localNetworkAccess?: LocalNetworkAccess;
+  localNetworkAccess?: LocalNetworkPermission;
 }
 
 export interface MemoryIdeBridge extends IdeBridge {
@@ -25,13 +27,18 @@ export interface MemoryIdeBridge extends IdeBridge {
   setIdes(ides: RunningIde[]): void;
 }
 
+/** The IDE as the real bridge's discovery reports it, with its product read from the build number. */
+function discovered(ide: RunningIde): DiscoveredIde {
+  return { ...ide, productKey: productKeyFromBuildNumber(ide.buildNumber) };
+}
+
 /**
  * An IDE bridge whose IDEs live in memory: for stories and component tests, where no IDE runs. The real
  * bridge is `@marketplace/ide-bridge`; the IDE simulator stands in for real IDEs in integration tests.
  */
 export function createMemoryIdeBridge(options: MemoryIdeBridgeOptions = {}): MemoryIdeBridge {
-  let ides = options.ides ?? [];
-  let access: LocalNetworkAccess = options.localNetworkAccess ?? 'granted';
+  let ides = (options.ides ?? []).map(discovered);
+  let access: LocalNetworkPermission = options.localNetworkAccess ?? 'granted';
   const calls: string[] = [];
   const delay = options.delayMs ?? 0;
   const answer = <T>(value: () => T, outcome: MemoryOutcome = 'succeed'): Promise<T> =>
@@ -47,7 +54,7 @@ export function createMemoryIdeBridge(options: MemoryIdeBridgeOptions = {}): Mem
   return {
     calls,
     setIdes(next) {
-      ides = next;
+      ides = next.map(discovered);
     },
     findRunningIdes(findOptions) {
       calls.push(findOptions?.userGesture ? 'find after a click' : 'find');
@@ -60,20 +67,20 @@ export function createMemoryIdeBridge(options: MemoryIdeBridgeOptions = {}): Mem
     localNetworkPermission() {
       return answer(() => access);
     },
-    isCompatible(ide: RunningIde, pluginXmlId: string) {
+    isCompatible(ide, pluginXmlId) {
       calls.push(`compatible ${pluginXmlId}@${ide.port}`);
       const list = options.compatiblePluginXmlIds;
       return answer(() => list === undefined || list.includes(pluginXmlId));
     },
-    installPlugin(ide: RunningIde, pluginXmlId: string) {
+    installPlugin(ide, pluginXmlId) {
       calls.push(`install ${pluginXmlId}@${ide.port}`);
       return answer(() => undefined, options.install);
     },
-    openCourse(ide: RunningIde, courseId: number) {
+    openCourse(ide, courseId) {
       calls.push(`course ${courseId}@${ide.port}`);
       return answer(() => undefined, options.openCourse);
     },
-    openLtiCourse(ide: RunningIde, launch: LtiLaunch) {
+    openLtiCourse(ide, launch) {
       calls.push(`lti ${launch.marketplaceCourseId}@${ide.port}`);
       return answer(() => undefined, options.openCourse);
     },

@@ -1,4 +1,5 @@
 import type { RunningIde } from '@marketplace/core';
+import type { FindRunningIdesOptions } from '@marketplace/ide-bridge';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { IdeBridge } from './ide-bridge';
 
@@ -54,7 +55,7 @@ export function useRunningIdes(bridge: IdeBridge, options: UseRunningIdesOptions
   }, []);
 
   const find = useCallback(
-    async (findOptions?: { userGesture?: boolean; force?: boolean }): Promise<RunningIde[]> => {
+    async (findOptions?: FindRunningIdesOptions): Promise<RunningIde[]> => {
       const running = await bridge.findRunningIdes(findOptions);
       const filter = optionsRef.current.filter;
       const accepted = filter ? running.filter(filter) : running;
@@ -73,9 +74,7 @@ export function useRunningIdes(bridge: IdeBridge, options: UseRunningIdesOptions
     let cancelled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = async () => {
-      const access = bridge.localNetworkPermission
-        ? await bridge.localNetworkPermission().catch(() => 'granted')
-        : 'granted';
+      const access = await bridge.localNetworkPermission().catch(() => 'granted');
       if (cancelled) return;
       if (access === 'prompt') {
         publish({ status: 'awaiting-gesture', ides: [] });
