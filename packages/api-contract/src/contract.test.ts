@@ -2,9 +2,16 @@ import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import {
   API_ERRORS,
+  AuthUserSchema,
   CompatibleUpdatesBody,
+  CreateApiTokenBody,
+  CreateReviewBody,
+  DsaReportBody,
   ErrorBody,
+  ModerationPageQuery,
   SearchPluginsQuery,
+  SetPluginTagsBody,
+  UpdatePluginFieldsBody,
   UserPluginsQuery,
   isApiErrorCode,
 } from './index';
@@ -54,5 +61,65 @@ describe('request schemas', () => {
     const body = { build: 'IU-241.14494.240', pluginXMLIds: ['a', 'b'], channel: '' };
     expect(Value.Check(CompatibleUpdatesBody, body)).toBe(true);
     expect(Value.Check(CompatibleUpdatesBody, { ...body, build: '' })).toBe(false);
+  });
+});
+
+describe('account schemas', () => {
+  it('describe the signed-in user with a numeric id, and a guest with nulls', () => {
+    const guest = {
+      guest: true,
+      id: null,
+      name: null,
+      login: null,
+      email: null,
+      emailVerified: false,
+      banned: false,
+    };
+    expect(Value.Check(AuthUserSchema, guest)).toBe(true);
+    const alice = { ...guest, guest: false, id: 7, name: 'Alice', login: 'alice' };
+    expect(Value.Check(AuthUserSchema, alice)).toBe(true);
+    expect(Value.Check(AuthUserSchema, { ...alice, id: '7' })).toBe(false);
+  });
+
+  it('create tokens with known scopes only, nothing else in the body', () => {
+    const body = { name: 'CI', scopes: ['upload'], expiresInDays: 90 };
+    expect(Value.Check(CreateApiTokenBody, body)).toBe(true);
+    expect(Value.Check(CreateApiTokenBody, { ...body, scopes: [] })).toBe(false);
+    expect(Value.Check(CreateApiTokenBody, { ...body, scopes: ['admin'] })).toBe(false);
+    expect(Value.Check(CreateApiTokenBody, { ...body, expiresInDays: 3651 })).toBe(false);
+    expect(Value.Check(CreateApiTokenBody, { ...body, userId: 1 })).toBe(false);
+  });
+});
+
+describe('write schemas', () => {
+  it('take 1 to 5 stars for a review, with any category keys (the server names unknown ones)', () => {
+    const review = { pluginId: 3, rating: 5, comment: 'Fine', categories: { PERFORMANCE: 4, SPEED: 2 } };
+    expect(Value.Check(CreateReviewBody, review)).toBe(true);
+    expect(Value.Check(CreateReviewBody, { ...review, rating: 6 })).toBe(false);
+    expect(Value.Check(CreateReviewBody, { ...review, categories: { PERFORMANCE: 0 } })).toBe(false);
+  });
+
+  it('take lists bare, as the site sends them, or wrapped, at most 30 tags', () => {
+    expect(Value.Check(SetPluginTagsBody, ['Code tools', '12'])).toBe(true);
+    expect(Value.Check(SetPluginTagsBody, { tags: ['Code tools', 12] })).toBe(true);
+    expect(
+      Value.Check(
+        SetPluginTagsBody,
+        Array.from({ length: 31 }, (_, index) => `tag ${index}`),
+      ),
+    ).toBe(false);
+  });
+
+  it('change plugin fields one by one, null clearing a link', () => {
+    expect(Value.Check(UpdatePluginFieldsBody, { name: 'Tool', forumUrl: null })).toBe(true);
+    expect(Value.Check(UpdatePluginFieldsBody, { name: '' })).toBe(false);
+    expect(Value.Check(UpdatePluginFieldsBody, { url: 'x'.repeat(2049) })).toBe(false);
+  });
+
+  it('keep a DSA statement of reasons optional, and page moderation lists 20 at a time', () => {
+    expect(Value.Check(DsaReportBody, null)).toBe(true);
+    expect(Value.Check(DsaReportBody, { category: 'scam', facts: 'It steals tokens' })).toBe(true);
+    expect(Value.Check(DsaReportBody, { category: 3 })).toBe(false);
+    expect(Value.Default(ModerationPageQuery, {})).toEqual({ max: 20, offset: 0 });
   });
 });

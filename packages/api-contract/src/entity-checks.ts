@@ -3,6 +3,7 @@
  * drifts from the type the site holds, type-checking this file fails.
  */
 import type {
+  AuthUser,
   DownloadStatisticPoint,
   GranularRating,
   Plugin,
@@ -13,6 +14,7 @@ import type {
   UpdateInfo,
 } from '@marketplace/core';
 import type { Static } from 'typebox';
+import type { AuthUserBody } from './auth';
 import type { NearestUpdateSchema } from './ide';
 import type { DeveloperBody, GranularRatingBody, PluginBody, PluginSummaryBody, TagBody } from './plugins';
 import type { DownloadsPerDayResult } from './statistics';
@@ -30,4 +32,6 @@ export type ContractMatchesCore = [
   Assert<Extends<RatingCategory, keyof GranularRatingBody>>,
   Assert<Extends<Static<typeof NearestUpdateSchema>, UpdateInfo>>,
   Assert<Extends<DownloadsPerDayResult['data'][number], DownloadStatisticPoint>>,
+  Assert<Extends<AuthUserBody, AuthUser>>,
+  Assert<Extends<AuthUser, AuthUserBody>>,
 ];

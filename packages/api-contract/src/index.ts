@@ -1,9 +1,13 @@
+export * from './auth';
 export * from './common';
 export * from './errors';
 export * from './ide';
+export * from './management';
 export * from './moderation';
 export * from './plugins';
+export * from './reviews';
 export * from './search';
 export * from './social';
 export * from './statistics';
+export * from './uploads';
 export type * from './entity-checks';

@@ -236,12 +236,16 @@ export interface UploadResult {
   isErrorUnknown: boolean;
 }
 
+/**
+ * Who is signed in (spec §3 auth user), as GET /api/users/me answers it: the user's number, or a guest, whose
+ * id, name, login and e-mail are null. A signed-in user without an e-mail address has `email: null` too.
+ */
 export interface AuthUser {
   guest: boolean;
-  id: string;
-  name: string;
-  login: string;
-  email: string;
+  id: number | null;
+  name: string | null;
+  login: string | null;
+  email: string | null;
   emailVerified: boolean;
   banned: boolean;
 }
