@@ -1,16 +1,8 @@
+import { TOKEN_SCOPES, type ApiTokenSummaryBody, type CreatedApiTokenBody } from '@marketplace/api-contract';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { users } from '../db/schema/catalogue';
-import {
-  createApiToken,
-  isTokenScope,
-  listApiTokens,
-  revokeApiToken,
-  TOKEN_SCOPES,
-  TokenInputError,
-  type ApiTokenSummary,
-  type CreatedApiToken,
-} from './api-tokens';
+import { createApiToken, isTokenScope, listApiTokens, revokeApiToken, TokenInputError } from './api-tokens';
 import { createLocalUser, findUserByLogin, setUserPassword, UserInputError } from './users';
 
 /**
@@ -36,8 +28,8 @@ export type AdminRequest =
 
 export type AdminResult =
   | { kind: 'user'; id: number; login: string; isAdmin: boolean; banned: boolean }
-  | { kind: 'token'; token: CreatedApiToken }
-  | { kind: 'tokens'; tokens: ApiTokenSummary[] }
+  | { kind: 'token'; token: CreatedApiTokenBody }
+  | { kind: 'tokens'; tokens: ApiTokenSummaryBody[] }
   | { kind: 'revoked'; id: number };
 
 /** A request that cannot be done as asked; the message is for the person at the command line. */

@@ -1,12 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
+import {
+  TOKEN_MAX_LIFETIME_DAYS,
+  TOKEN_NAME_MAX_LENGTH,
+  TOKEN_SCOPES,
+  type ApiTokenSummaryBody,
+  type CreatedApiTokenBody,
+  type TokenScope,
+} from '@marketplace/api-contract';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { apiTokens } from '../db/schema/auth';
 import { users } from '../db/schema/catalogue';
-
-/** What a permanent token may be used for. `upload` publishes new versions; `manage` changes everything else. */
-export const TOKEN_SCOPES = ['upload', 'manage'] as const;
-export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 export function isTokenScope(value: unknown): value is TokenScope {
   return typeof value === 'string' && (TOKEN_SCOPES as readonly string[]).includes(value);
@@ -15,9 +19,6 @@ export function isTokenScope(value: unknown): value is TokenScope {
 export const PERMANENT_TOKEN_PREFIX = 'perm:';
 /** 32 random bytes in base64url: 43 characters after the prefix. */
 const PERMANENT_TOKEN_PATTERN = /^perm:[A-Za-z0-9_-]{43}$/;
-export const TOKEN_NAME_MAX_LENGTH = 100;
-/** The longest expiry a token may be given, in days (ten years). */
-export const TOKEN_MAX_LIFETIME_DAYS = 3650;
 
 export function isPermanentTokenText(value: string): boolean {
   return value.startsWith(PERMANENT_TOKEN_PREFIX);
@@ -25,23 +26,6 @@ export function isPermanentTokenText(value: string): boolean {
 
 export function hashPermanentToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
-}
-
-/** A token as its owner sees it in a list: never the token itself, which is shown once at creation. */
-export interface ApiTokenSummary {
-  id: number;
-  name: string;
-  scopes: TokenScope[];
-  /** The token's last four characters, to tell tokens apart. */
-  hint: string;
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-}
-
-export interface CreatedApiToken extends ApiTokenSummary {
-  /** The full token. It is not stored and cannot be shown again. */
-  token: string;
 }
 
 export interface CreateTokenInput {
@@ -56,7 +40,7 @@ export class TokenInputError extends Error {
   override name = 'TokenInputError';
 }
 
-function summary(row: typeof apiTokens.$inferSelect): ApiTokenSummary {
+function summary(row: typeof apiTokens.$inferSelect): ApiTokenSummaryBody {
   return {
     id: row.id,
     name: row.name,
@@ -90,7 +74,7 @@ export async function createApiToken(
   db: Database,
   input: CreateTokenInput,
   now: Date = new Date(),
-): Promise<CreatedApiToken> {
+): Promise<CreatedApiTokenBody> {
   const problem = tokenInputProblem(input);
   if (problem) throw new TokenInputError(problem);
   const token = PERMANENT_TOKEN_PREFIX + randomBytes(32).toString('base64url');
@@ -113,7 +97,7 @@ export async function createApiToken(
 }
 
 /** The tokens of a user that still work or may work again never: revoked ones are left out. */
-export async function listApiTokens(db: Database, userId: number): Promise<ApiTokenSummary[]> {
+export async function listApiTokens(db: Database, userId: number): Promise<ApiTokenSummaryBody[]> {
   const rows = await db
     .select()
     .from(apiTokens)

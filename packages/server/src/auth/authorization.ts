@@ -1,6 +1,6 @@
+import type { TokenScope } from '@marketplace/api-contract';
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { ApiError } from '../plugins/app/errors';
-import type { TokenScope } from './api-tokens';
 import type { AuthenticatedUser } from './users';
 
 /** Who is asking: a guest, or a signed-in user (by sign-in token or by permanent API token). */

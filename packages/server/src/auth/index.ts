@@ -16,8 +16,7 @@ export {
   type SignedInViewer,
   type Viewer,
 } from './authorization';
-export { TOKEN_SCOPES, type TokenScope } from './api-tokens';
-export type { AuthenticatedUser, AuthUserBody } from './users';
+export type { AuthenticatedUser } from './users';
 export { startLocalChannel, localChannelPath, type LocalChannel } from './local-channel';
 export {
   runUsersCommand,

@@ -1,4 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
+import type { TokenScope } from '@marketplace/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
@@ -11,7 +12,7 @@ import {
   InvalidAccessTokenError,
   type AccessTokenVerifier,
 } from './access-tokens';
-import { isPermanentTokenText, resolveApiToken, type TokenScope } from './api-tokens';
+import { isPermanentTokenText, resolveApiToken } from './api-tokens';
 import { checkRouteRule, GUEST_VIEWER, isWriteMethod, refusalFor, type Viewer } from './authorization';
 import type { AuthConfig } from './config';
 import { createEmbeddedProvider } from './embedded-provider';

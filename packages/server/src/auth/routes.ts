@@ -1,57 +1,16 @@
+import {
+  ApiTokenListSchema,
+  ApiTokenParams,
+  AuthUserSchema,
+  CreateApiTokenBody,
+  CreatedApiTokenSchema,
+} from '@marketplace/api-contract';
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
 import type { Database } from '../db/client';
 import { ApiError } from '../plugins/app/errors';
-import {
-  createApiToken,
-  listApiTokens,
-  revokeApiToken,
-  TOKEN_MAX_LIFETIME_DAYS,
-  TOKEN_NAME_MAX_LENGTH,
-  TOKEN_SCOPES,
-  TokenInputError,
-} from './api-tokens';
+import { createApiToken, listApiTokens, revokeApiToken, TokenInputError } from './api-tokens';
 import { signedInViewer } from './authorization';
 import { GUEST_AUTH_USER, toAuthUserBody } from './users';
-
-const AuthUserSchema = Type.Object(
-  {
-    guest: Type.Boolean(),
-    id: Type.Union([Type.Integer(), Type.Null()]),
-    name: Type.Union([Type.String(), Type.Null()]),
-    login: Type.Union([Type.String(), Type.Null()]),
-    email: Type.Union([Type.String(), Type.Null()]),
-    emailVerified: Type.Boolean(),
-    banned: Type.Boolean(),
-  },
-  { description: 'The signed-in user, or a guest (spec §3 auth user).' },
-);
-
-const TokenSummarySchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  scopes: Type.Array(Type.Enum([...TOKEN_SCOPES])),
-  hint: Type.String({ description: 'The last four characters of the token.' }),
-  createdAt: Type.String({ format: 'date-time' }),
-  expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-});
-
-const CreatedTokenSchema = Type.Intersect([
-  TokenSummarySchema,
-  Type.Object({ token: Type.String({ description: 'The token itself; shown only this once.' }) }),
-]);
-
-const CreateTokenBody = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: TOKEN_NAME_MAX_LENGTH }),
-    scopes: Type.Array(Type.Enum([...TOKEN_SCOPES]), { minItems: 1, maxItems: TOKEN_SCOPES.length }),
-    expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: TOKEN_MAX_LIFETIME_DAYS })),
-  },
-  { additionalProperties: false },
-);
-
-const TokenParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /** Personal answers: never stored by a shared cache. */
 const PRIVATE = 'private, no-store';
@@ -81,7 +40,7 @@ export async function accountRoutes(app: FastifyInstance, { db }: { db: Database
       schema: {
         tags: ['users'],
         summary: 'My permanent API tokens',
-        response: { 200: Type.Array(TokenSummarySchema) },
+        response: { 200: ApiTokenListSchema },
       },
     },
     async (request, reply) => {
@@ -90,15 +49,15 @@ export async function accountRoutes(app: FastifyInstance, { db }: { db: Database
     },
   );
 
-  app.post<{ Body: Static<typeof CreateTokenBody> }>(
+  app.post<{ Body: CreateApiTokenBody }>(
     '/api/users/me/tokens',
     {
       config: { auth: { rule: 'signed-in', scope: 'manage' } },
       schema: {
         tags: ['users'],
         summary: 'Create a permanent API token (the answer is the only time it is shown)',
-        body: CreateTokenBody,
-        response: { 201: CreatedTokenSchema },
+        body: CreateApiTokenBody,
+        response: { 201: CreatedApiTokenSchema },
       },
     },
     async (request, reply) => {
@@ -113,11 +72,11 @@ export async function accountRoutes(app: FastifyInstance, { db }: { db: Database
     },
   );
 
-  app.delete<{ Params: Static<typeof TokenParams> }>(
+  app.delete<{ Params: ApiTokenParams }>(
     '/api/users/me/tokens/:id',
     {
       config: { auth: { rule: 'signed-in', scope: 'manage' } },
-      schema: { tags: ['users'], summary: 'Revoke one of my permanent API tokens', params: TokenParams },
+      schema: { tags: ['users'], summary: 'Revoke one of my permanent API tokens', params: ApiTokenParams },
     },
     async (request, reply) => {
       const revoked = await revokeApiToken(db, signedInViewer(request).user.id, request.params.id);

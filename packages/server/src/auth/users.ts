@@ -1,3 +1,4 @@
+import type { AuthUserBody } from '@marketplace/api-contract';
 import { eq, sql, TransactionRollbackError } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { userIdentities } from '../db/schema/auth';
@@ -14,17 +15,6 @@ export interface AuthenticatedUser {
   email: string | null;
   emailVerified: boolean;
   isAdmin: boolean;
-  banned: boolean;
-}
-
-/** The spec's auth user (§3): what `GET /api/users/me` answers, for guests too. */
-export interface AuthUserBody {
-  guest: boolean;
-  id: number | null;
-  name: string | null;
-  login: string | null;
-  email: string | null;
-  emailVerified: boolean;
   banned: boolean;
 }
 

@@ -1,5 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  BuildBoundChangeBody,
+  BuildBoundQuery,
+  IdParams,
+  PLUGIN_URL_FIELDS,
+  PluginOrderBody,
+  SetCompatibleProductsBody,
+  SetPluginDevelopersBody,
+  SetPluginTagsBody,
+  UpdatePluginFieldsBody,
+  UpdatePluginUrlsBody,
+  type PluginUrlField,
+} from '@marketplace/api-contract';
+import {
   compareBuildNumbers,
   isChangeReason,
   isIdeProductKey,
@@ -12,7 +25,6 @@ import {
 } from '@marketplace/core';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { buildBoundColumns } from '../db/catalogue-queries';
 import type { Transaction } from '../db/client';
 import {
@@ -38,62 +50,7 @@ import {
 } from './plugin-access';
 import { sanitizeDocumentHtml } from './sanitize';
 
-const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
-const PluginParams = Type.Object({ id: Id });
-
-const URL_FIELDS = [
-  'url',
-  'bugtrackerUrl',
-  'forumUrl',
-  'licenseUrl',
-  'sourceCodeUrl',
-  'docUrl',
-  'privacyPolicyUrl',
-] as const;
-type UrlField = (typeof URL_FIELDS)[number];
-
-const OptionalText = (maxLength: number) =>
-  Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
-
-const UrlProperties = Object.fromEntries(URL_FIELDS.map((field) => [field, OptionalText(2048)])) as Record<
-  UrlField,
-  ReturnType<typeof OptionalText>
->;
-
-const PluginFieldsBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  description: Type.Optional(Type.String({ maxLength: 200_000 })),
-  preview: OptionalText(2000),
-  docText: OptionalText(200_000),
-  email: OptionalText(255),
-  copyright: OptionalText(2000),
-  pricingModel: Type.Optional(Type.String({ maxLength: 16 })),
-  language: OptionalText(64),
-  programmingLanguage: OptionalText(32),
-  ...UrlProperties,
-});
-
-const LinkList = <T extends Record<string, ReturnType<typeof Type.String>>>(properties: T) =>
-  Type.Optional(Type.Array(Type.Object(properties), { maxItems: 20 }));
-
-const UrlsBody = Type.Object({
-  ...UrlProperties,
-  donationLinks: LinkList({ name: Type.String({ maxLength: 100 }), url: Type.String({ maxLength: 2048 }) }),
-  customContacts: LinkList({
-    title: Type.String({ maxLength: 100 }),
-    link: Type.String({ maxLength: 2048 }),
-  }),
-});
-
-/** Lists arrive bare (`["a","b"]`, as the site sends them) or wrapped (`{"tags": [...]}`). */
-const StringList = (key: string, maxItems: number) =>
-  Type.Union([
-    Type.Array(Type.Union([Type.String({ maxLength: 255 }), Type.Integer()]), { maxItems }),
-    Type.Object({
-      [key]: Type.Array(Type.Union([Type.String({ maxLength: 255 }), Type.Integer()]), { maxItems }),
-    }),
-  ]);
-
+/** The distinct non-empty entries of a list body, bare or wrapped under `key` (see SetPluginTagsBody). */
 function listOf(body: unknown, key: string): string[] {
   const items = Array.isArray(body) ? body : ((body as Record<string, unknown>)[key] as unknown[]);
   return [...new Set(items.map((item) => String(item).trim()).filter((item) => item !== ''))];
@@ -158,8 +115,8 @@ const managementRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['management'],
         summary: "Change the plugin's fields",
-        params: PluginParams,
-        body: PluginFieldsBody,
+        params: IdParams,
+        body: UpdatePluginFieldsBody,
       },
     },
     async (request) => {
@@ -198,7 +155,7 @@ const managementRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
         values.programmingLanguage = body.programmingLanguage;
       }
-      for (const field of URL_FIELDS) {
+      for (const field of PLUGIN_URL_FIELDS) {
         const link = checkedLink(field, body[field]);
         if (link !== undefined) values[field] = link;
       }
@@ -217,14 +174,14 @@ const managementRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['management'],
         summary: 'Links, donation links and custom contacts',
-        params: PluginParams,
-        body: UrlsBody,
+        params: IdParams,
+        body: UpdatePluginUrlsBody,
       },
     },
     async (request) => {
       const body = request.body;
-      const values: Partial<Record<UrlField, string | null>> = {};
-      for (const field of URL_FIELDS) {
+      const values: Partial<Record<PluginUrlField, string | null>> = {};
+      for (const field of PLUGIN_URL_FIELDS) {
         const link = checkedLink(field, body[field]);
         if (link !== undefined) values[field] = link;
       }
@@ -299,8 +256,8 @@ const managementRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['management'],
         summary: 'Set the tags (ids or names, as strings)',
-        params: PluginParams,
-        body: StringList('tags', 30),
+        params: IdParams,
+        body: SetPluginTagsBody,
       },
     },
     async (request) => {
@@ -345,8 +302,8 @@ const managementRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['management'],
         summary: 'Set the developers (logins or user ids) besides the owner',
-        params: PluginParams,
-        body: StringList('developers', 50),
+        params: IdParams,
+        body: SetPluginDevelopersBody,
       },
     },
     async (request) => {
@@ -391,8 +348,8 @@ const managementRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['management'],
         summary: 'Set the compatible IDE products (product keys such as IDEA, PYCHARM)',
-        params: PluginParams,
-        body: StringList('products', 64),
+        params: IdParams,
+        body: SetCompatibleProductsBody,
       },
     },
     async (request) => {
@@ -431,12 +388,9 @@ const managementRoutes: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           tags: ['management'],
           summary: `Change the ${bound}-build of a version, saying why`,
-          params: PluginParams,
-          querystring: Type.Object({ value: Type.String({ maxLength: 64 }) }),
-          body: Type.Object({
-            reason: Type.String({ maxLength: 32 }),
-            comment: Type.Optional(Type.String({ maxLength: 2000 })),
-          }),
+          params: IdParams,
+          querystring: BuildBoundQuery,
+          body: BuildBoundChangeBody,
         },
       },
       async (request) => {
@@ -487,7 +441,7 @@ const managementRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['management'],
         summary: 'The order of your plugins on your pages (plugin ids, first first)',
-        body: Type.Array(Id, { maxItems: 1000 }),
+        body: PluginOrderBody,
       },
     },
     async (request, reply) => {

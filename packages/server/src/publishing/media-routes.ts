@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ArrangeScreenshotsBody, DocumentationTabQuery, IdParams } from '@marketplace/api-contract';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -13,8 +14,11 @@ import type { PublishingOptions } from './options';
 import { isAdministrator, loadPluginState, managersOfPluginParam, viewerUserId } from './plugin-access';
 import { renderMarkdown, sanitizeDocumentHtml, sanitizeSvg } from './sanitize';
 
-const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
-const PluginParams = Type.Object({ id: Id });
+/** A documentation tab of a plugin, by its URL suffix. */
+const DocumentationTabParams = Type.Object({
+  id: IdParams.properties.id,
+  urlSuffix: Type.String({ maxLength: 64 }),
+});
 
 /** Served documentation is inert: no scripts, no plugins, no framing by others. */
 const DOCUMENT_HEADERS = {
@@ -181,7 +185,7 @@ export function mediaRoutes(options: PublishingOptions): FastifyPluginAsyncTypeb
       '/api/plugins/:id/icon',
       {
         config: { auth: OWNER },
-        schema: { tags: ['management'], summary: 'Upload the icon (PNG or SVG)', params: PluginParams },
+        schema: { tags: ['management'], summary: 'Upload the icon (PNG or SVG)', params: IdParams },
       },
       async (request) => {
         const [file] = await readFiles(request, 1);
@@ -207,7 +211,7 @@ export function mediaRoutes(options: PublishingOptions): FastifyPluginAsyncTypeb
 
     app.get(
       '/api/plugins/:id/screenshots',
-      { schema: { tags: ['plugins'], summary: 'The screenshots, in order', params: PluginParams } },
+      { schema: { tags: ['plugins'], summary: 'The screenshots, in order', params: IdParams } },
       async (request) => {
         const [visible] = await selectRows<{ id: number }>(
           app.db,
@@ -225,7 +229,7 @@ export function mediaRoutes(options: PublishingOptions): FastifyPluginAsyncTypeb
         schema: {
           tags: ['management'],
           summary: 'Add screenshots (multipart, one file per part)',
-          params: PluginParams,
+          params: IdParams,
         },
       },
       async (request) => {
@@ -270,16 +274,8 @@ export function mediaRoutes(options: PublishingOptions): FastifyPluginAsyncTypeb
         schema: {
           tags: ['management'],
           summary: 'Reorder and delete screenshots: the list of urls to keep, in order',
-          params: PluginParams,
-          body: Type.Array(
-            Type.Union([
-              Type.String({ maxLength: 300 }),
-              Type.Object({ url: Type.String({ maxLength: 300 }) }),
-            ]),
-            {
-              maxItems: 100,
-            },
-          ),
+          params: IdParams,
+          body: ArrangeScreenshotsBody,
         },
       },
       async (request) => {
@@ -325,11 +321,8 @@ export function mediaRoutes(options: PublishingOptions): FastifyPluginAsyncTypeb
         schema: {
           tags: ['management'],
           summary: 'Add or replace a documentation tab from a Markdown or HTML file',
-          params: PluginParams,
-          querystring: Type.Object({
-            tabName: Type.String({ minLength: 1, maxLength: 100 }),
-            path: Type.Optional(Type.String({ maxLength: 200 })),
-          }),
+          params: IdParams,
+          querystring: DocumentationTabQuery,
         },
       },
       async (request) => {
@@ -399,7 +392,7 @@ export function mediaRoutes(options: PublishingOptions): FastifyPluginAsyncTypeb
         schema: {
           tags: ['plugins'],
           summary: 'A documentation tab, as sanitised HTML',
-          params: Type.Object({ id: Id, urlSuffix: Type.String({ maxLength: 64 }) }),
+          params: DocumentationTabParams,
         },
       },
       async (request, reply) => {
@@ -430,7 +423,7 @@ export function mediaRoutes(options: PublishingOptions): FastifyPluginAsyncTypeb
         schema: {
           tags: ['management'],
           summary: 'Remove a documentation tab',
-          params: Type.Object({ id: Id, urlSuffix: Type.String({ maxLength: 64 }) }),
+          params: DocumentationTabParams,
         },
       },
       async (request, reply) => {

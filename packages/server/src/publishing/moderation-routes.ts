@@ -1,8 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApprovalQueueQuery, ApprovalQueueSchema, ErrorBody } from '@marketplace/api-contract';
+import {
+  AdminNoteParams,
+  ApprovalQueueQuery,
+  ApprovalQueueSchema,
+  DsaReportBody,
+  ErrorBody,
+  IdParams,
+  ModerationPageQuery,
+  NewAdminNoteBody,
+  NewPluginReportBody,
+  type AdminNoteBody,
+  type PluginReportBody,
+  type PluginStateBody,
+} from '@marketplace/api-contract';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import type { Queryable } from '../db/client';
 import { adminNotes, pluginAuditLog, pluginReports, plugins, pluginVersions } from '../db/schema';
 import { ApiError } from '../plugins/app/errors';
@@ -18,37 +30,6 @@ import {
   type LifecycleAction,
 } from './lifecycle';
 import { loadPluginState, pluginManagers, viewerUserId, type PluginState } from './plugin-access';
-
-const PluginParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
-const NoteParams = Type.Object({
-  id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
-  noteId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
-});
-
-/** A DSA statement of reasons, as free fields (category, facts, legal ground...): kept in the audit log. */
-const ReportBody = Type.Optional(
-  Type.Union([
-    Type.Null(),
-    Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 10_000 }), { maxProperties: 16 }),
-  ]),
-);
-
-const PageQuery = Type.Object({
-  max: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-  offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
-});
-
-/** What the lifecycle routes answer: the plugin's state after the action. */
-export interface PluginStateBody {
-  id: number;
-  lifecycleState: string;
-  approved: boolean;
-  blockState: string;
-  modificationAllowed: boolean;
-  hasUnapprovedUpdate: boolean;
-  /** Whether visitors see it: published, approved, not blocked, not hidden. */
-  listed: boolean;
-}
 
 async function stateBody(db: Queryable, pluginId: number): Promise<PluginStateBody> {
   const [row] = await selectRows<{
@@ -169,8 +150,8 @@ const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           tags: ['moderation'],
           summary: `${action} (${ADMIN_ACTIONS.has(action) ? 'administrators' : 'developers and administrators'})`,
-          params: PluginParams,
-          ...(REPORTING_ACTIONS.has(action) ? { body: ReportBody } : {}),
+          params: IdParams,
+          ...(REPORTING_ACTIONS.has(action) ? { body: DsaReportBody } : {}),
         },
       },
       async (request) =>
@@ -192,8 +173,8 @@ const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['moderation'],
         summary: 'Delete a plugin (optional DSA report body)',
-        params: PluginParams,
-        body: ReportBody,
+        params: IdParams,
+        body: DsaReportBody,
       },
     },
     async (request) => takeAction(request, request.params.id, 'delete', request.body),
@@ -206,8 +187,8 @@ const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['moderation'],
         summary: 'Every management and moderation action on the plugin',
-        params: PluginParams,
-        querystring: PageQuery,
+        params: IdParams,
+        querystring: ModerationPageQuery,
       },
     },
     async (request) => {
@@ -230,7 +211,7 @@ const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // Admin notes: administrators only; list, add, resolve.
   const ADMIN = { rule: 'admin' } as const;
-  const noteBody = (row: typeof adminNotes.$inferSelect) => ({
+  const noteBody = (row: typeof adminNotes.$inferSelect): AdminNoteBody => ({
     id: row.id,
     text: row.text,
     authorId: row.authorId,
@@ -249,7 +230,7 @@ const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/plugins/:id/admin-notes',
     {
       config: { auth: ADMIN },
-      schema: { tags: ['moderation'], summary: 'Admin notes', params: PluginParams },
+      schema: { tags: ['moderation'], summary: 'Admin notes', params: IdParams },
     },
     async (request) => {
       await requirePlugin(request.params.id);
@@ -269,8 +250,8 @@ const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['moderation'],
         summary: 'Add an admin note',
-        params: PluginParams,
-        body: Type.Object({ text: Type.String({ minLength: 1, maxLength: 10_000 }) }),
+        params: IdParams,
+        body: NewAdminNoteBody,
       },
     },
     async (request, reply) => {
@@ -299,7 +280,7 @@ const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/plugins/:id/admin-notes/:noteId/resolve',
     {
       config: { auth: ADMIN },
-      schema: { tags: ['moderation'], summary: 'Resolve an admin note', params: NoteParams },
+      schema: { tags: ['moderation'], summary: 'Resolve an admin note', params: AdminNoteParams },
     },
     async (request) => {
       const { id, noteId } = request.params;
@@ -329,7 +310,7 @@ const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   // Reports: anyone who can see a plugin may report it; administrators read them.
-  const reportBody = (row: typeof pluginReports.$inferSelect) => ({
+  const reportBody = (row: typeof pluginReports.$inferSelect): PluginReportBody => ({
     id: row.id,
     pluginId: row.pluginId,
     reporterId: row.reporterId,
@@ -345,11 +326,8 @@ const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['moderation'],
         summary: 'Report a plugin to the administrators',
-        params: PluginParams,
-        body: Type.Object({
-          reason: Type.String({ minLength: 1, maxLength: 200 }),
-          message: Type.Optional(Type.String({ maxLength: 5000 })),
-        }),
+        params: IdParams,
+        body: NewPluginReportBody,
       },
     },
     async (request, reply) => {
@@ -382,8 +360,8 @@ const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['moderation'],
         summary: "A plugin's reports",
-        params: PluginParams,
-        querystring: PageQuery,
+        params: IdParams,
+        querystring: ModerationPageQuery,
       },
     },
     async (request) => {
@@ -425,7 +403,11 @@ const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/admin/reports',
     {
       config: { auth: ADMIN },
-      schema: { tags: ['moderation'], summary: 'Every report, newest first', querystring: PageQuery },
+      schema: {
+        tags: ['moderation'],
+        summary: 'Every report, newest first',
+        querystring: ModerationPageQuery,
+      },
     },
     async (request) => {
       const rows = await app.db

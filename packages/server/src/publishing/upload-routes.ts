@@ -1,12 +1,8 @@
+import type { UploadedVersionBody } from '@marketplace/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../plugins/app/errors';
 import { readUploadForm, UploadRefusal, type UploadForm } from './upload-form';
-import {
-  uploadNewPlugin,
-  uploadVersion,
-  type UploadEnvironment,
-  type UploadedVersion,
-} from './upload-service';
+import { uploadNewPlugin, uploadVersion, type UploadEnvironment } from './upload-service';
 
 const UPLOAD_RULE = { rule: 'signed-in', scope: 'upload' } as const;
 
@@ -25,7 +21,7 @@ export async function uploadRoutes(
       env: UploadEnvironment,
       form: UploadForm,
       uploader: { userId: number; isAdmin: boolean },
-    ) => Promise<UploadedVersion>,
+    ) => Promise<UploadedVersionBody>,
   ) {
     const viewer = request.viewer;
     if (viewer.kind !== 'user') throw new ApiError('unauthorized', 'Please sign in to do this.');

@@ -1,3 +1,4 @@
+import type { UploadedVersionBody } from '@marketplace/api-contract';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { isProductFamily, isValidWebsite, normalizeLink, type ProductFamily } from '@marketplace/core';
@@ -22,24 +23,6 @@ export interface UploadEnvironment {
   /** Scratch space for the inspection (jars unpacked from zips), on the data disk. */
   tempDir: string;
   log: FastifyBaseLogger;
-}
-
-/** A new version, as the vendor's REST API answers an upload. */
-export interface UploadedVersion {
-  id: number;
-  pluginId: number;
-  version: string;
-  cdate: number;
-  downloadUrl: string;
-  notes: string;
-  since: string;
-  until: string;
-  channel: string;
-  size: number;
-  downloads: number;
-  hidden: boolean;
-  /** What the inspection found worth telling but not worth refusing. */
-  warnings: string[];
 }
 
 const CHANNEL = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
@@ -175,7 +158,7 @@ function answer(
   env: UploadEnvironment,
   row: typeof pluginVersions.$inferSelect,
   warnings: string[],
-): UploadedVersion {
+): UploadedVersionBody {
   return {
     id: row.id,
     pluginId: row.pluginId,
@@ -234,7 +217,7 @@ export async function uploadVersion(
   env: UploadEnvironment,
   form: UploadForm,
   uploader: { userId: number; isAdmin: boolean },
-): Promise<UploadedVersion> {
+): Promise<UploadedVersionBody> {
   const file = requireFile(form);
   const target = await findTargetPlugin(env.db, form);
   const managers = (await pluginManagers(env.db, target.id)) ?? [];
@@ -307,7 +290,7 @@ export async function uploadNewPlugin(
   form: UploadForm,
   familyText: string,
   uploader: { userId: number; isAdmin: boolean },
-): Promise<UploadedVersion> {
+): Promise<UploadedVersionBody> {
   const file = requireFile(form);
   if (!isProductFamily(familyText)) throw new UploadRefusal(400, `"${familyText}" is not a product family.`);
   const family: ProductFamily = familyText;

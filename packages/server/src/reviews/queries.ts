@@ -1,10 +1,10 @@
+import type { CategoryRatings, ReviewBody, ReviewReplyBody } from '@marketplace/api-contract';
 import { isRatingCategory } from '@marketplace/core';
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Database, Queryable } from '../db/client';
 import { toComment, toCommentReply, type CommentRow, type ReplyRow } from '../routes/api/social-queries';
 import { epochMs, selectRows } from '../search/sql';
-import type { CategoryRatings, ReplyBodyOut, ReviewBody } from './schemas';
 
 /** One review in the shape of GET /api/comments, with its replies and stars per category. */
 export async function loadReview(db: Queryable, reviewId: number): Promise<ReviewBody | undefined> {
@@ -38,7 +38,7 @@ export async function loadReview(db: Queryable, reviewId: number): Promise<Revie
   return { ...toComment(row, replies), categories: categoryRatings };
 }
 
-export async function loadReply(db: Queryable, replyId: number): Promise<ReplyBodyOut | undefined> {
+export async function loadReply(db: Queryable, replyId: number): Promise<ReviewReplyBody | undefined> {
   const [row] = await selectRows<ReplyRow>(
     db,
     sql`SELECT rr.id, u.id AS author_id, u.login AS author_login, u.name AS author_name, rr.text,

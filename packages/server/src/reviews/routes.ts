@@ -1,22 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IdParams, RatingSchema } from '@marketplace/api-contract';
+import {
+  CreateReviewBody,
+  IdParams,
+  RatingSchema,
+  ReplyTextBody,
+  ReviewReplyParams,
+  ReviewReplySchema,
+  ReviewSchema,
+  SetRatingBody,
+  UpdateReviewBody,
+} from '@marketplace/api-contract';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ApiError } from '../plugins/app/errors';
 import { loadRating } from '../routes/api/plugin-queries';
 import { viewerOf, type Viewer } from '../search/sql';
 import { loadReply, loadReview, replyAuthorOf, reviewAuthorOf, reviewedPluginDevelopersOf } from './queries';
-import {
-  CreateReviewBody,
-  errors,
-  ReplyBody,
-  ReplyParams,
-  ReplySchema,
-  ReviewParams,
-  ReviewSchema,
-  SetRatingBody,
-  UpdateReviewBody,
-} from './schemas';
+import { errors } from './schemas';
 import {
   addReply,
   categoryRatings,
@@ -84,7 +84,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['comments'],
         summary: 'Change my review: any of stars, text and stars per category ({} clears them)',
-        params: ReviewParams,
+        params: IdParams,
         body: UpdateReviewBody,
         response: { 200: ReviewSchema, ...errors },
       },
@@ -110,7 +110,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['comments'],
         summary: 'Delete my review (administrators: any review) with its replies',
-        params: ReviewParams,
+        params: IdParams,
         response: { 204: Type.Null(), ...errors },
       },
     },
@@ -127,9 +127,9 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['comments'],
         summary: "Answer a review of one's own plugin (its owner and developers only)",
-        params: ReviewParams,
-        body: ReplyBody,
-        response: { 201: ReplySchema, ...errors },
+        params: IdParams,
+        body: ReplyTextBody,
+        response: { 201: ReviewReplySchema, ...errors },
       },
     },
     async (request, reply) => {
@@ -149,9 +149,9 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['comments'],
         summary: 'Change my reply',
-        params: ReplyParams,
-        body: ReplyBody,
-        response: { 200: ReplySchema, ...errors },
+        params: ReviewReplyParams,
+        body: ReplyTextBody,
+        response: { 200: ReviewReplySchema, ...errors },
       },
     },
     async (request) => {
@@ -171,7 +171,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['comments'],
         summary: 'Delete my reply',
-        params: ReplyParams,
+        params: ReviewReplyParams,
         response: { 204: Type.Null(), ...errors },
       },
     },

@@ -1,3 +1,4 @@
+import { REVIEW_TEXT_MAX_LENGTH, type CategoryRatings } from '@marketplace/api-contract';
 import { isRatingCategory, RATING_CATEGORIES, type RatingCategory } from '@marketplace/core';
 import { sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../db/client';
@@ -5,7 +6,6 @@ import { ApiError } from '../plugins/app/errors';
 import { pluginNotFound } from '../routes/api/plugins';
 import { pluginVisibleTo, selectRows, type Viewer } from '../search/sql';
 import { sanitizeReviewText } from './sanitize';
-import { REVIEW_TEXT_MAX_LENGTH, type CategoryRatings } from './schemas';
 
 /*
  * Every write that can move a plugin's rating (create, edit, delete a review) first locks the plugin's row,

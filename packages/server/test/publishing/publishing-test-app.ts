@@ -1,9 +1,10 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TokenScope } from '@marketplace/api-contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { importJWK, SignJWT } from 'jose';
-import { createApiToken, type TokenScope } from '../../src/auth/api-tokens';
+import { createApiToken } from '../../src/auth/api-tokens';
 import { loadOrCreateIdentityKeys } from '../../src/auth/keys';
 import { authPlugin } from '../../src/auth/plugin';
 import { createLocalUser, type UserRow } from '../../src/auth/users';

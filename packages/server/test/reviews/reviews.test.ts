@@ -1,7 +1,7 @@
+import { REVIEW_TEXT_MAX_LENGTH } from '@marketplace/api-contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BANNED_MESSAGE, OWNER_ONLY, SIGN_IN_REQUIRED } from '../../src/auth/authorization';
-import { REVIEW_TEXT_MAX_LENGTH } from '../../src/reviews';
 import { selectRows } from '../../src/search/sql';
 import { PLUGINS, USERS } from '../api/catalogue-fixture';
 import { createReviewsTestApp, type ReviewsTestApp } from './reviews-test-app';
