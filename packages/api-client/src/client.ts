@@ -38,8 +38,10 @@ import type {
   PluginVersion,
   PluginVersionsInput,
   NewReview,
+  PluginTagsInput,
   RatingInput,
   Reply,
+  ReplyInput,
   Review,
   ReviewChanges,
   ProductAggregation,
@@ -50,6 +52,7 @@ import type {
   SearchSuggestInput,
   SearchSuggestions,
   StatisticsDay,
+  UploadedVersion,
   User,
   UserCommentsInput,
   UserPluginsInput,
@@ -255,7 +258,7 @@ export class ApiClient {
       ...options,
       method: 'POST',
       path: apiPaths.reviewReplies(reviewId),
-      json: { comment },
+      json: { comment } satisfies ReplyInput,
     });
   }
 
@@ -264,7 +267,7 @@ export class ApiClient {
       ...options,
       method: 'PUT',
       path: apiPaths.reviewReply(reviewId, replyId),
-      json: { comment },
+      json: { comment } satisfies ReplyInput,
     });
   }
 
@@ -303,7 +306,7 @@ export class ApiClient {
    * Publishes a new plugin from its first archive (reference §3: POST /api/plugins/{family}/upload). Tags go as
    * strings (core's tagsForUpdate), comma-separated as the endpoint reads them.
    */
-  uploadNewPlugin<T = unknown>(
+  uploadNewPlugin<T = UploadedVersion>(
     family: ProductFamily,
     input: NewPluginUpload,
     options: UploadCallOptions = {},
@@ -323,7 +326,7 @@ export class ApiClient {
   }
 
   /** Uploads a new version of a plugin, named by its id or its plugin.xml id (POST /api/updates/upload). */
-  uploadVersion<T = unknown>(
+  uploadVersion<T = UploadedVersion>(
     input: VersionUpload,
     options: UploadCallOptions = {},
   ): Promise<UploadOutcome<T>> {
@@ -367,7 +370,7 @@ export class ApiClient {
       ...options,
       method: 'POST',
       path: `${apiPaths.plugin(pluginId)}/tags`,
-      json: tagsForUpdate(tags),
+      json: tagsForUpdate(tags) satisfies PluginTagsInput,
     });
   }
 

@@ -3,10 +3,19 @@
  * schemas' static types, inputs as the query schemas with their server-side defaults made optional.
  */
 import type {
+  AdminNoteBody,
+  ApiTokenSummaryBody,
   ApprovalQueueBody,
   ApprovalQueueQuery,
+  AuthUserBody,
+  BuildBoundChangeBody,
+  BuildBoundQuery,
+  CategoryRatings,
   ChannelsSchema,
   CommentBody,
+  CreateApiTokenBody,
+  CreatedApiTokenBody,
+  CreateReviewBody,
   CompatibleProductsSchema,
   CompatibleUpdatesBody,
   CompatibleUpdatesResult,
@@ -16,26 +25,41 @@ import type {
   FamilyParams,
   FeaturedQuery,
   GranularRatingBody,
+  ModerationPageQuery,
   NearestUpdatesQuery,
+  NewAdminNoteBody,
+  NewPluginReportBody,
   NearestUpdatesResult,
   PluginBody,
   PluginCommentsQuery,
   PluginQuery,
+  PluginReportBody,
+  PluginStateBody,
   PluginSummaryBody,
   PluginVersionBody,
   PluginVersionsQuery,
   ProductAggregationQuery,
   ProductAggregationResult,
   RatingBody,
+  ReplyTextBody,
+  ReviewBody,
+  ReviewReplyBody,
   SearchPluginsQuery,
   SearchPluginsResult,
   SearchSuggestQuery,
   SearchSuggestResult,
+  SetCompatibleProductsBody,
+  SetPluginDevelopersBody,
+  SetPluginTagsBody,
+  SetRatingBody,
+  UpdatePluginFieldsBody,
+  UpdatePluginUrlsBody,
+  UpdateReviewBody,
+  UploadedVersionBody,
   UserBody,
   UserCommentsQuery,
   UserPluginsQuery,
 } from '@marketplace/api-contract';
-import type { RatingCategory } from '@marketplace/core';
 import type { Static } from 'typebox';
 
 /** Inputs: what the server fills in by default may be left out. */
@@ -82,23 +106,44 @@ export type NearestUpdatesInput = Omit<Static<typeof NearestUpdatesQuery>, 'chan
   Input<Static<typeof NearestUpdatesQuery>>;
 export type NearestUpdates = Static<typeof NearestUpdatesResult>;
 
-/** Stars (1-5) per rating category of spec §3. */
-export type CategoryStars = Partial<Record<RatingCategory, number>>;
+/** Stars (1-5) per rating category of spec §3 (core's RATING_CATEGORIES); the server refuses other keys. */
+export type CategoryStars = CategoryRatings;
 /** A review as the review routes answer it: the contract's comment with its stars per category. */
-export type Review = Comment & { categories: CategoryStars };
-export type Reply = Comment['replies'][number];
-export interface NewReview {
-  pluginId: number;
-  /** Stars, 1 to 5. */
-  rating: number;
-  /** Plain text; the server removes markup. */
-  comment?: string;
-  categories?: CategoryStars;
-}
-export type ReviewChanges = Partial<Omit<NewReview, 'pluginId'>>;
-export type RatingInput = Pick<NewReview, 'rating' | 'categories'>;
+export type Review = ReviewBody;
+export type Reply = ReviewReplyBody;
+export type NewReview = CreateReviewBody;
+export type ReviewChanges = UpdateReviewBody;
+export type RatingInput = SetRatingBody;
+export type ReplyInput = ReplyTextBody;
 
 /** Administrators' queue of plugins waiting for approval, oldest waiting first. */
 export type ApprovalQueueInput = Input<ApprovalQueueQuery>;
 export type ApprovalQueue = ApprovalQueueBody;
 export type ApprovalQueueEntry = ApprovalQueue[number];
+
+/** Moderation: a lifecycle action's answer, admin notes and visitors' reports. */
+export type PluginState = PluginStateBody;
+export type ModerationPageInput = Input<ModerationPageQuery>;
+export type AdminNote = AdminNoteBody;
+export type NewAdminNote = NewAdminNoteBody;
+export type PluginReport = PluginReportBody;
+export type NewPluginReport = NewPluginReportBody;
+
+/** The signed-in user (GET /api/users/me): a guest has every field null or false. */
+export type AuthUser = AuthUserBody;
+/** The signed-in user's permanent API tokens; the token itself is shown only when it is created. */
+export type ApiTokenSummary = ApiTokenSummaryBody;
+export type CreatedApiToken = CreatedApiTokenBody;
+export type NewApiToken = CreateApiTokenBody;
+
+/** Management: what developers send to change their plugins. */
+export type PluginFieldsChanges = UpdatePluginFieldsBody;
+export type PluginUrlsChanges = UpdatePluginUrlsBody;
+export type PluginTagsInput = SetPluginTagsBody;
+export type PluginDevelopersInput = SetPluginDevelopersBody;
+export type CompatibleProductsInput = SetCompatibleProductsBody;
+export type BuildBoundInput = BuildBoundQuery;
+export type BuildBoundChange = BuildBoundChangeBody;
+
+/** What a successful upload of a version or a new plugin answers (UploadOutcome's data). */
+export type UploadedVersion = UploadedVersionBody;

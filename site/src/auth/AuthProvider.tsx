@@ -1,3 +1,4 @@
+import type { AuthUser } from '@marketplace/api-client';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api } from '../lib/api';
 import { needsForcedTokenRefresh } from './crawler';
@@ -12,23 +13,12 @@ import {
   startSignIn,
 } from './session';
 
-/** GET /api/users/me (the server's auth user, spec §3); the API client has no method for it yet. */
-interface MeAnswer {
-  guest: boolean;
-  id: number | null;
-  name: string | null;
-  login: string | null;
-  email: string | null;
-  banned: boolean;
-}
-
-export interface SignedInUser {
-  id: number;
+/** The auth user of a signed-in person (never a guest): id, name and login are known. */
+export type SignedInUser = Pick<AuthUser, 'email' | 'banned'> & {
+  id: NonNullable<AuthUser['id']>;
   name: string;
   login: string;
-  email: string | null;
-  banned: boolean;
-}
+};
 
 export interface AuthState {
   /** Undefined while the first check runs. */
@@ -71,7 +61,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       return;
     }
     api
-      .request<MeAnswer>({ method: 'GET', path: '/api/users/me', signal: controller.signal })
+      .request<AuthUser>({ method: 'GET', path: '/api/users/me', signal: controller.signal })
       .then((answer) => {
         const me = answer.kind === 'json' ? answer.data : undefined;
         if (!me || me.guest || me.id === null) {

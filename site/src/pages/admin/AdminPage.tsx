@@ -1,4 +1,11 @@
-import type { ApprovalQueue, Paged } from '@marketplace/api-client';
+import type {
+  AdminNote,
+  ApprovalQueue,
+  ModerationPageInput,
+  NewAdminNote,
+  Paged,
+  PluginReport,
+} from '@marketplace/api-client';
 import { formatDisplayDate } from '@marketplace/core';
 import { useToasts } from '@marketplace/ui';
 import { useState, type FormEvent } from 'react';
@@ -8,22 +15,6 @@ import { api } from '../../lib/api';
 import { errorText } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
-
-/** The server's admin note and report shapes (moderation routes); the API client has no methods for them yet. */
-interface AdminNote {
-  id: number;
-  text: string;
-  authorId: number | null;
-  cdate: number;
-  resolved: boolean;
-}
-interface Report {
-  id: number;
-  pluginId: number;
-  reason: string;
-  message: string;
-  cdate: number;
-}
 
 const ACTIONS = [
   ['approve', 'Approve'],
@@ -74,7 +65,11 @@ function Moderation({ pluginId, onChanged }: { pluginId: number; onChanged: () =
     event.preventDefault();
     if (!note.trim()) return;
     await api
-      .request({ method: 'POST', path: `/api/plugins/${pluginId}/admin-notes`, json: { text: note.trim() } })
+      .request({
+        method: 'POST',
+        path: `/api/plugins/${pluginId}/admin-notes`,
+        json: { text: note.trim() } satisfies NewAdminNote,
+      })
       .then(() => setNote(''))
       .catch((error: unknown) => console.warn('Could not add the note', error));
     reloadNotes();
@@ -175,7 +170,12 @@ function Admin() {
   );
   const [reports] = useLoad(
     (signal) =>
-      json<Report[]>({ method: 'GET', path: '/api/admin/reports', query: { max: 50, offset: 0 }, signal }),
+      json<PluginReport[]>({
+        method: 'GET',
+        path: '/api/admin/reports',
+        query: { max: 50, offset: 0 } satisfies ModerationPageInput,
+        signal,
+      }),
     [],
   );
 

@@ -1,4 +1,13 @@
-import type { Plugin, PluginVersion, UploadProgress } from '@marketplace/api-client';
+import type {
+  BuildBoundChange,
+  BuildBoundInput,
+  Plugin,
+  PluginFieldsChanges,
+  PluginTagsInput,
+  PluginVersion,
+  UploadProgress,
+} from '@marketplace/api-client';
+import type { PluginUrlField } from '@marketplace/api-contract';
 import {
   CHANGE_REASONS,
   isChangeReason,
@@ -19,7 +28,7 @@ import { errorText } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
 
-const URL_FIELDS = [
+const URL_FIELDS: readonly (readonly [PluginUrlField, string])[] = [
   ['url', 'Website'],
   ['sourceCodeUrl', 'Source code'],
   ['bugtrackerUrl', 'Issue tracker'],
@@ -27,7 +36,10 @@ const URL_FIELDS = [
   ['forumUrl', 'Forum'],
   ['licenseUrl', 'License'],
   ['privacyPolicyUrl', 'Privacy policy'],
-] as const;
+];
+
+/** The plugin fields the details form edits, each as text (all of them keys of PluginFieldsChanges). */
+type EditedField = 'name' | 'preview' | 'description' | 'pricingModel' | PluginUrlField;
 
 const CHANGE_REASON_LABELS: Readonly<Record<ChangeReason, string>> = {
   INCORRECT_BUILD_NUMBER: 'The build number was wrong',
@@ -77,7 +89,7 @@ function NewVersion({ plugin, onUploaded }: { plugin: Plugin; onUploaded: () => 
     setResult(undefined);
     setProgress({ loaded: 0, total: file.size });
     try {
-      const outcome = await api.uploadVersion<{ version: string }>(
+      const outcome = await api.uploadVersion(
         {
           pluginId: plugin.id,
           file,
@@ -184,14 +196,16 @@ function Fields({ plugin, onSaved }: { plugin: Plugin; onSaved: () => void }) {
     name: plugin.info.name,
     preview: plugin.info.preview,
     description: plugin.info.description,
-    pricingModel: plugin.info.pricingModel as string,
+    pricingModel: plugin.info.pricingModel,
     ...Object.fromEntries(URL_FIELDS.map(([key]) => [key, plugin.urls[key]])),
-  } as Record<string, string>);
-  const set = (key: string) => (value: string) => setFields((previous) => ({ ...previous, [key]: value }));
+  } as Record<EditedField, string>);
+  const set = (key: EditedField) => (value: string) =>
+    setFields((previous) => ({ ...previous, [key]: value }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const body = Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, value.trim()]));
+    const body: PluginFieldsChanges = {};
+    for (const [key, value] of Object.entries(fields) as [EditedField, string][]) body[key] = value.trim();
     if (
       await save('Details', () =>
         api.request({ method: 'PUT', path: `/api/plugins/${plugin.id}`, json: body }),
@@ -273,7 +287,11 @@ function Tags({ plugin, onSaved }: { plugin: Plugin; onSaved: () => void }) {
       .filter(Boolean);
     if (
       await save('Tags', () =>
-        api.request({ method: 'POST', path: `/api/plugins/${plugin.id}/tags`, json: tagsForUpdate(names) }),
+        api.request({
+          method: 'POST',
+          path: `/api/plugins/${plugin.id}/tags`,
+          json: tagsForUpdate(names) satisfies PluginTagsInput,
+        }),
       )
     )
       onSaved();
@@ -362,8 +380,8 @@ function BuildRange({ version, onSaved }: { version: PluginVersion; onSaved: () 
         await api.request({
           method: 'PUT',
           path: `/api/updates/${version.id}/${bound}`,
-          query: { value: value.trim() },
-          json: { reason },
+          query: { value: value.trim() } satisfies BuildBoundInput,
+          json: { reason } satisfies BuildBoundChange,
         });
       }
     });

@@ -1,4 +1,4 @@
-import type { UploadProgress } from '@marketplace/api-client';
+import type { UploadedVersion, UploadProgress } from '@marketplace/api-client';
 import {
   familyLabel,
   isProductFamily,
@@ -14,11 +14,6 @@ import { UploadProgressBar, UploadResultView } from '../../components/UploadFeed
 import { api } from '../../lib/api';
 import { errorText } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
-
-interface UploadedVersion {
-  pluginId: number;
-  version: string;
-}
 
 function NewPluginForm() {
   const [family, setFamily] = useState<ProductFamily>('intellij');
@@ -45,7 +40,7 @@ function NewPluginForm() {
     setUploaded(undefined);
     setProgress({ loaded: 0, total: file.size });
     try {
-      const outcome = await api.uploadNewPlugin<UploadedVersion>(
+      const outcome = await api.uploadNewPlugin(
         family,
         {
           file,

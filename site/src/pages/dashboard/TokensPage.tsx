@@ -1,3 +1,5 @@
+import type { ApiTokenSummary, CreatedApiToken, NewApiToken } from '@marketplace/api-client';
+import { TOKEN_NAME_MAX_LENGTH, type TokenScope } from '@marketplace/api-contract';
 import { formatDisplayDate } from '@marketplace/core';
 import { useToasts } from '@marketplace/ui';
 import { useState, type FormEvent } from 'react';
@@ -8,21 +10,10 @@ import { errorText } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
 
-/** The server's token summary (GET /api/users/me/tokens); the API client has no method for it yet. */
-interface TokenSummary {
-  id: number;
-  name: string;
-  scopes: ('upload' | 'manage')[];
-  hint: string;
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-}
-
-const SCOPES = [
+const SCOPES: readonly (readonly [TokenScope, string])[] = [
   ['upload', 'Upload versions (Gradle publishing)'],
   ['manage', 'Manage plugins'],
-] as const;
+];
 
 async function json<T>(request: Parameters<typeof api.request>[0]): Promise<T> {
   const answer = await api.request<T>(request);
@@ -33,11 +24,11 @@ async function json<T>(request: Parameters<typeof api.request>[0]): Promise<T> {
 function Tokens() {
   const toasts = useToasts();
   const [tokens, reload] = useLoad(
-    (signal) => json<TokenSummary[]>({ method: 'GET', path: '/api/users/me/tokens', signal }),
+    (signal) => json<ApiTokenSummary[]>({ method: 'GET', path: '/api/users/me/tokens', signal }),
     [],
   );
   const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<string[]>(['upload']);
+  const [scopes, setScopes] = useState<TokenScope[]>(['upload']);
   const [days, setDays] = useState('90');
   const [created, setCreated] = useState<string | undefined>(undefined);
   const [failure, setFailure] = useState('');
@@ -48,11 +39,12 @@ function Tokens() {
     if (!name.trim()) return setFailure('Give the token a name, such as the machine that uses it.');
     if (scopes.length === 0) return setFailure('Choose what the token may do.');
     try {
-      const token = await json<TokenSummary & { token: string }>({
-        method: 'POST',
-        path: '/api/users/me/tokens',
-        json: { name: name.trim(), scopes, ...(days ? { expiresInDays: Number(days) } : {}) },
-      });
+      const body: NewApiToken = {
+        name: name.trim(),
+        scopes,
+        ...(days ? { expiresInDays: Number(days) } : {}),
+      };
+      const token = await json<CreatedApiToken>({ method: 'POST', path: '/api/users/me/tokens', json: body });
       setCreated(token.token);
       setName('');
       reload();
@@ -61,7 +53,7 @@ function Tokens() {
     }
   }
 
-  async function revoke(token: TokenSummary) {
+  async function revoke(token: ApiTokenSummary) {
     if (!window.confirm(`Revoke the token “${token.name}”? Tools that use it stop working.`)) return;
     try {
       await api.request({ method: 'DELETE', path: `/api/users/me/tokens/${token.id}` });
@@ -89,7 +81,11 @@ function Tokens() {
         <h2>New token</h2>
         <label className="site-field">
           <span>Name</span>
-          <input value={name} maxLength={100} onChange={(event) => setName(event.target.value)} />
+          <input
+            value={name}
+            maxLength={TOKEN_NAME_MAX_LENGTH}
+            onChange={(event) => setName(event.target.value)}
+          />
         </label>
         <fieldset className="site-filter">
           <legend>May</legend>

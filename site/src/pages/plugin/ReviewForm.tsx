@@ -1,14 +1,12 @@
-import type { CategoryStars } from '@marketplace/api-client';
+import type { CategoryStars, ReviewChanges } from '@marketplace/api-client';
+import { REVIEW_TEXT_MAX_LENGTH } from '@marketplace/api-contract';
 import { RATING_CATEGORIES } from '@marketplace/core';
 import { StarRatingInput } from '@marketplace/ui';
 import { useState, type FormEvent } from 'react';
 import { RATING_CATEGORY_LABELS } from './review-labels';
 
-export interface ReviewDraft {
-  rating: number;
-  comment: string;
-  categories: CategoryStars;
-}
+/** What the form gives: every field of a review change. */
+export type ReviewDraft = Required<ReviewChanges>;
 
 /** Writing or editing a review: stars (required), text, and optional stars per category. */
 export function ReviewForm({
@@ -62,7 +60,7 @@ export function ReviewForm({
         <textarea
           name="comment"
           rows={4}
-          maxLength={5000}
+          maxLength={REVIEW_TEXT_MAX_LENGTH}
           value={comment}
           disabled={submitting}
           onChange={(event) => setComment(event.target.value)}
