@@ -10,13 +10,13 @@
  * --postgres-url URL (an existing database to create the benchmark database from), --data-dir DIR.
  */
 import { SORT_ORDERS } from '@marketplace/core';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startServerProcess } from '../test/support/server-process';
 import { runLoad, type LoadResult } from './api/load';
 import { seedPglite, seedPostgres, type SeededDatabase } from './api/seed';
 
@@ -154,60 +154,22 @@ const FEED_PATHS = [
   '/plugins/list?build=WS-243.22562.218',
 ];
 
-async function freePort(): Promise<number> {
-  for (;;) {
-    const port = 20000 + Math.floor(Math.random() * 12000);
-    const probe = createServer();
-    const free = await new Promise<boolean>((resolve) => {
-      probe.once('error', () => resolve(false));
-      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-}
-
 interface RunningServer {
   origin: string;
   stop(): Promise<void>;
 }
 
-async function startApiServer(database: SeededDatabase, responseCacheMs: number): Promise<RunningServer> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: serverDirectory,
+function startApiServer(database: SeededDatabase, responseCacheMs: number): Promise<RunningServer> {
+  return startServerProcess({
     env: {
-      ...process.env,
       NODE_ENV: 'production',
       LOG_LEVEL: 'silent',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
       DEMO: 'false',
       RESPONSE_CACHE_MS: String(responseCacheMs),
-      ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : { DATABASE_URL: '' }),
+      DATABASE_URL: database.databaseUrl ?? '',
       DATA_DIR: database.dataDir || join(args['data-dir'], 'postgres-server'),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('The marketplace is serving at')) resolve();
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`The server stopped (exit ${code}) before serving:\n${output}`)),
-    );
-  });
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
 }
 
 async function startStaticServer(

@@ -8,17 +8,14 @@
  *
  * Options: --sizes 5,200 (MB), --runs 2 (uploads per size), --data-dir DIR (default: a new temporary one).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import yazl from 'yazl';
 import { createApiToken } from '../src/auth/api-tokens';
@@ -26,8 +23,8 @@ import { createLocalUser } from '../src/auth/users';
 import { openDatabase } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
 import { plugins, vendors } from '../src/db/schema';
+import { startServerProcess, type ServerProcess } from '../test/support/server-process';
 
-const serverDirectory = fileURLToPath(new URL('..', import.meta.url));
 const MEGABYTE = 1024 * 1024;
 
 const { values: args } = parseArgs({
@@ -74,48 +71,6 @@ async function writeJar(path: string, megabytes: number, version: string): Promi
   }
   zip.end();
   await pipeline(zip.outputStream, createWriteStream(path));
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: serverDirectory,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      NO_DEMO: 'true',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      SWEEP_INTERVAL_SECONDS: '0',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('The marketplace is serving')) resolve();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`The server exited with ${String(code)}:\n${output}`)));
-  });
-  child.removeAllListeners('exit');
-  return child;
 }
 
 /** Resident memory of a process in bytes, from /proc (Linux). */
@@ -179,7 +134,7 @@ async function main(): Promise<void> {
   const ownsDataDir = args['data-dir'] === undefined;
   const dataDir = args['data-dir'] ?? (await mkdtemp(join(tmpdir(), 'mp-upload-bench-')));
   const scratch = await mkdtemp(join(tmpdir(), 'mp-upload-bench-archives-'));
-  let server: ChildProcess | undefined;
+  let server: ServerProcess | undefined;
   try {
     const database = await openDatabase({ dataDir });
     await migrate(database);
@@ -209,9 +164,17 @@ async function main(): Promise<void> {
     });
     await database.close();
 
-    const port = await freePort();
-    server = await startServer(dataDir, port);
-    const pid = server.pid;
+    server = await startServerProcess({
+      env: {
+        DATA_DIR: dataDir,
+        NO_DEMO: 'true',
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        SWEEP_INTERVAL_SECONDS: '0',
+      },
+    });
+    const port = server.port;
+    const pid = server.child.pid;
     if (pid === undefined) throw new Error('The server process has no pid.');
 
     const measurements: Measurement[] = [];
@@ -263,11 +226,7 @@ async function main(): Promise<void> {
       if (!flat) process.exitCode = 1;
     }
   } finally {
-    if (server && server.exitCode === null) {
-      const exited = new Promise((resolve) => server?.once('exit', resolve));
-      server.kill('SIGTERM');
-      await exited;
-    }
+    await server?.stop();
     await rm(scratch, { recursive: true, force: true });
     if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
   }

@@ -1,10 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiToken } from '../../src/auth/api-tokens';
 import { createLocalUser } from '../../src/auth/users';
@@ -14,74 +11,25 @@ import { pluginVersions } from '../../src/db/schema';
 import { sweepOrphanedFiles, uploadTempDirectory } from '../../src/publishing';
 import { createFileStore } from '../../src/storage';
 import { archiveBytes, pluginJarContent, pluginXml } from '../archive/plugin-fixtures';
+import { freePort, startServerProcess, type ServerProcess } from '../support/server-process';
 import { insertPlugin } from './publishing-test-app';
 
 // A real server process is started three times, and PGlite recovers after the kill: minutes on a busy machine.
 vi.setConfig({ testTimeout: 240_000, hookTimeout: 60_000 });
 
-const SERVER_DIRECTORY = fileURLToPath(new URL('../..', import.meta.url));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-interface RunningServer {
-  process: ChildProcess;
-  baseUrl: string;
-  output: () => string;
-}
-
-async function startServer(dataDir: string, port: number): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: SERVER_DIRECTORY,
+/** The server with this data folder, as `pnpm start` runs it (no demo, no sweep, no Redis). */
+function startServer(dataDir: string, port: number): Promise<ServerProcess> {
+  return startServerProcess({
+    port,
     env: {
-      ...process.env,
       DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
       NO_DEMO: 'true',
       LOG_LEVEL: 'warn',
       WRITE_RATE_LIMIT: '100000',
       SWEEP_INTERVAL_SECONDS: '0',
       REDIS_URL: '',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The server did not start:\n${output}`)), 120_000);
-    const check = () => {
-      if (output.includes('The marketplace is serving')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', check);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`The server exited with ${String(code)}:\n${output}`));
-    });
-  });
-  child.removeAllListeners('exit');
-  return { process: child, baseUrl: `http://127.0.0.1:${port}`, output: () => output };
-}
-
-async function stopServer(server: RunningServer, signal: NodeJS.Signals): Promise<void> {
-  if (server.process.exitCode !== null || server.process.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => server.process.once('exit', () => resolve()));
-  server.process.kill(signal);
-  await exited;
 }
 
 /** A plugin jar of about `size` bytes (random, so it does not compress), declaring `version`. */
@@ -94,13 +42,13 @@ async function jarOfVersion(version: string, size: number): Promise<Buffer> {
 
 describe('a server killed with SIGKILL while uploads are in flight', () => {
   let dataDir: string;
-  let server: RunningServer | undefined;
+  let server: ServerProcess | undefined;
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'mp-crash-'));
   });
   afterAll(async () => {
-    if (server) await stopServer(server, 'SIGKILL');
+    if (server) await server.stop('SIGKILL');
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -119,7 +67,7 @@ describe('a server killed with SIGKILL while uploads are in flight', () => {
 
     const port = await freePort();
     server = await startServer(dataDir, port);
-    const baseUrl = server.baseUrl;
+    const baseUrl = server.origin;
 
     const acknowledged = new Map<number, string>(); // version id -> sha256 of the archive
     let attempted = 0;
@@ -155,7 +103,7 @@ describe('a server killed with SIGKILL while uploads are in flight', () => {
     const killer = (async () => {
       while (acknowledged.size < 5) await new Promise((resolve) => setTimeout(resolve, 20));
       stopped = true;
-      await stopServer(server!, 'SIGKILL');
+      await server!.stop('SIGKILL');
     })();
     await Promise.all([killer, ...workers]);
     expect(acknowledged.size).toBeGreaterThanOrEqual(5);
@@ -171,7 +119,7 @@ describe('a server killed with SIGKILL while uploads are in flight', () => {
       const bytes = Buffer.from(await response.arrayBuffer());
       expect(createHash('sha256').update(bytes).digest('hex')).toBe(sha256);
     }
-    await stopServer(server, 'SIGTERM');
+    await server.stop('SIGTERM');
     server = undefined;
 
     // No version row without its file; after the sweep, no file without its row.
