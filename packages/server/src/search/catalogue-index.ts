@@ -150,11 +150,7 @@ export class CatalogueIndex {
     return this.slotById.size;
   }
 
-  /** Slots held, replaced ones included: the index is rebuilt when too many are replaced. */
-  get slotCount(): number {
-    return this.plugins.length;
-  }
-
+  /** Slots left behind by replaced and removed plugins (their postings stay until a rebuild). */
   get replacedSlots(): number {
     return this.deadSlots;
   }

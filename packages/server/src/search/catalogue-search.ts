@@ -27,6 +27,11 @@ export interface CatalogueSearchOptions {
   lookEveryMs?: number;
   /** Where a failed background look is reported (the search keeps answering from what it has). */
   onError?: (error: unknown) => void;
+  /**
+   * Replaced slots keep their postings until the index is built again from scratch, which happens once they
+   * outnumber a quarter of the index plus this many (default 1000).
+   */
+  rebuildSlack?: number;
 }
 
 /** Typed words whose English stems are remembered; the memory starts over beyond this. */
@@ -53,6 +58,7 @@ export class CatalogueSearch {
   private readonly stems = new Map<string, string>();
   private readonly lookEveryMs: number;
   private readonly onError: (error: unknown) => void;
+  private readonly rebuildSlack: number;
 
   constructor(
     private readonly db: Database,
@@ -60,6 +66,7 @@ export class CatalogueSearch {
   ) {
     this.lookEveryMs = options.lookEveryMs ?? 1000;
     this.onError = options.onError ?? (() => {});
+    this.rebuildSlack = options.rebuildSlack ?? 1000;
   }
 
   /** Called after this process changed the catalogue: the next search reads the change first. */
@@ -110,8 +117,7 @@ export class CatalogueSearch {
   private async readChanges(): Promise<void> {
     const changesMade = this.changesMade;
     this.lastLookAt = Date.now();
-    // Replaced slots keep their postings until a rebuild; rebuild once they outnumber a quarter of the index.
-    const rebuild = !this.loaded || this.index.replacedSlots > this.index.size / 4 + 1000;
+    const rebuild = !this.loaded || this.index.replacedSlots > this.index.size / 4 + this.rebuildSlack;
     const since = rebuild ? '0' : this.watermark;
     const { rows, removedIds, watermark } = await this.db.transaction(
       async (transaction) => {

@@ -80,6 +80,23 @@ describe.each(DATABASE_KINDS)('the search index on %s', (kind) => {
       .toEqual(['Kotlin Fest', 'Docker Runner', 'Git Toolbox']);
   });
 
+  it('answers the same after building its index again from scratch', async () => {
+    const rebuilding = new CatalogueSearch(testDatabase.database.db, { rebuildSlack: 0 });
+    try {
+      for (const name of ['Git Lens', 'Git Graph', 'Git Blame']) {
+        await testDatabase.database.db.execute(sql`UPDATE plugins SET name = ${name} WHERE id = 1`);
+        rebuilding.markChanged();
+        const found = await rebuilding.search({ search: 'git', max: 5, offset: 0 }, undefined);
+        expect(found.plugins.map((plugin) => plugin.name)).toEqual([name]);
+      }
+      const lens = await rebuilding.search({ search: 'lens', max: 5, offset: 0 }, undefined);
+      expect(lens.total).toBe(0);
+      expect((await rebuilding.search({ max: 5, offset: 0 }, undefined)).total).toBe(2);
+    } finally {
+      await rebuilding.close();
+    }
+  });
+
   it('follows tags, compatible products, developers, vendors and deletions', async () => {
     const { db } = testDatabase.database;
     await insertPlugin(3, 'Secret Draft', { listed: false });
