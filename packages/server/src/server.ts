@@ -3,6 +3,7 @@ import { describeDemoAccounts, setDemoPasswords } from './auth';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, type DatabaseConnection } from './db/client';
 import { migrate } from './db/migrate';
+import { DatabaseInUseError } from './db/directory-lock';
 import { DemoCatalogueError, isCatalogueEmpty, loadDemoCatalogue } from './demo';
 import { createFileStore } from './storage';
 
@@ -87,6 +88,8 @@ start(config).catch((error: unknown) => {
   const code = (error as { code?: string }).code;
   if (code === 'EADDRINUSE') {
     console.error(`Cannot start: port ${config.port} on ${config.host} is in use. Set PORT to another port.`);
+  } else if (error instanceof DatabaseInUseError) {
+    console.error(`Cannot start: ${error.message}`);
   } else {
     console.error('Cannot start:', error);
   }

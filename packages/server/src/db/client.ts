@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { lockDirectory } from './directory-lock';
 import * as schema from './schema';
 
 export { schema };
@@ -68,8 +69,18 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 }
 
 async function openPglite(directory: string | undefined): Promise<DatabaseConnection> {
-  if (directory) await mkdir(directory, { recursive: true });
-  const client = await PGlite.create(directory ?? 'memory://', { extensions: { pg_trgm } });
+  let unlock = async () => {};
+  if (directory) {
+    await mkdir(directory, { recursive: true });
+    unlock = await lockDirectory(directory);
+  }
+  let client: PGlite;
+  try {
+    client = await PGlite.create(directory ?? 'memory://', { extensions: { pg_trgm } });
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
   const db: Database = drizzlePglite({ client, schema });
   return {
     db,
@@ -81,7 +92,10 @@ async function openPglite(directory: string | undefined): Promise<DatabaseConnec
           return results.at(-1)?.rows ?? [];
         }),
       ),
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      await unlock();
+    },
   };
 }
 
