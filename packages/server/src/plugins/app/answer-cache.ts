@@ -40,6 +40,22 @@ export function isPersonalRequest(headers: IncomingHttpHeaders): boolean {
 }
 
 /**
+ * The request headers a public answer varies with: the encoding (it may be sent compressed, even when this
+ * request did not ask for it) and those that make it personal (see isPersonalRequest).
+ */
+export const VARY_HEADERS = ['accept-encoding', 'authorization', 'cookie'] as const;
+
+/** A Vary header value with `names` added to what it already holds (each name once, any case). */
+export function withVary(current: unknown, names: readonly string[]): string {
+  const values = (current === undefined ? [] : String(current).split(','))
+    .map((value) => value.trim())
+    .filter((value) => value.length > 0);
+  const known = new Set(values.map((value) => value.toLowerCase()));
+  for (const name of names) if (!known.has(name.toLowerCase())) values.push(name);
+  return values.join(', ');
+}
+
+/**
  * Serialized public answers of this process, by URL, for a few seconds. Only a cache: bounded in size and
  * time, cleared by any change made through this process; every process answers correctly without it.
  */
@@ -128,7 +144,7 @@ export class AnswerCache {
       ...CORS_HEADERS,
       etag: answer.etag,
       'cache-control': this.cacheControl,
-      vary: 'accept-encoding, authorization, cookie',
+      vary: VARY_HEADERS.join(', '),
     };
     if (etagMatches(request.headers['if-none-match'], answer.etag)) {
       response.writeHead(304, common).end();

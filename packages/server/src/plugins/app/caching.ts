@@ -1,6 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { etagMatches, isPersonalRequest, strongEtag, type AnswerCache } from './answer-cache';
+import {
+  etagMatches,
+  isPersonalRequest,
+  strongEtag,
+  VARY_HEADERS,
+  withVary,
+  type AnswerCache,
+} from './answer-cache';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -29,19 +36,6 @@ export function changesCatalogue(request: FastifyRequest, reply: FastifyReply): 
   return !isRead && reply.statusCode < 400 && reply.routeOptions.config?.readOnly !== true;
 }
 
-/** The request headers that make an answer personal (see isPersonalRequest). */
-export const PERSONAL_HEADERS = ['authorization', 'cookie'] as const;
-
-/** A Vary header value with `names` added to what it already holds (each name once, any case). */
-export function withVary(current: unknown, names: readonly string[]): string {
-  const values = (current === undefined ? [] : String(current).split(','))
-    .map((value) => value.trim())
-    .filter((value) => value.length > 0);
-  const known = new Set(values.map((value) => value.toLowerCase()));
-  for (const name of names) if (!known.has(name.toLowerCase())) values.push(name);
-  return values.join(', ');
-}
-
 /** Headers a replayed answer repeats besides its body and content type. */
 const REPLAYED_HEADERS = ['link', 'x-total-count'] as const;
 
@@ -68,7 +62,7 @@ export default fp(
         const answer = answers.get(request.url);
         if (!answer) return;
         replayed.add(reply);
-        reply.header('vary', withVary(reply.getHeader('vary'), PERSONAL_HEADERS));
+        reply.header('vary', withVary(reply.getHeader('vary'), VARY_HEADERS));
         if (etagMatches(request.headers['if-none-match'], answer.etag)) {
           return sendNotModified(reply, answer.etag);
         }
@@ -91,7 +85,7 @@ export default fp(
       if (reply.getHeader('cache-control') !== undefined) return payload;
       const isPublicRoute = reply.routeOptions.config?.cache === 'public';
       // The same URL answers a signed-in owner differently (their unlisted items): caches must tell them apart.
-      if (isPublicRoute) reply.header('vary', withVary(reply.getHeader('vary'), PERSONAL_HEADERS));
+      if (isPublicRoute) reply.header('vary', withVary(reply.getHeader('vary'), VARY_HEADERS));
       const isStorable = typeof payload === 'string' || Buffer.isBuffer(payload);
       if (!isPublicRoute || reply.statusCode !== 200 || !isStorable || isPersonalRequest(request.headers)) {
         const personal = isPublicRoute && reply.statusCode === 200;
