@@ -1,30 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendToLocalChannel } from '../../src/auth/local-channel';
+import { freePort } from '../support/server-process';
 import { addUser, buildAuthTestApp, type AuthTestApp } from './auth-test-app';
-
-/** The embedded provider must know its own address before it starts, so the port is chosen first. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 let testApp: AuthTestApp;
 let browser: Browser;
 let publicUrl: string;
 
 beforeAll(async () => {
+  // The embedded provider must know its own address before it starts, so the port is chosen first.
   const port = await freePort();
   publicUrl = `http://127.0.0.1:${port}`;
   testApp = await buildAuthTestApp({
