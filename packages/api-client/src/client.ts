@@ -52,6 +52,7 @@ import type {
   SearchSuggestInput,
   SearchSuggestions,
   StatisticsDay,
+  UploadedPlugin,
   UploadedVersion,
   User,
   UserCommentsInput,
@@ -306,7 +307,7 @@ export class ApiClient {
    * Publishes a new plugin from its first archive (reference §3: POST /api/plugins/{family}/upload). Tags go as
    * strings (core's tagsForUpdate), comma-separated as the endpoint reads them.
    */
-  uploadNewPlugin<T = UploadedVersion>(
+  uploadNewPlugin<T = UploadedPlugin>(
     family: ProductFamily,
     input: NewPluginUpload,
     options: UploadCallOptions = {},

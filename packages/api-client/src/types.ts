@@ -55,6 +55,7 @@ import type {
   UpdatePluginFieldsBody,
   UpdatePluginUrlsBody,
   UpdateReviewBody,
+  UploadedPluginBody,
   UploadedVersionBody,
   UserBody,
   UserCommentsQuery,
@@ -145,5 +146,7 @@ export type CompatibleProductsInput = SetCompatibleProductsBody;
 export type BuildBoundInput = BuildBoundQuery;
 export type BuildBoundChange = BuildBoundChangeBody;
 
-/** What a successful upload of a version or a new plugin answers (UploadOutcome's data). */
+/** What a successful upload of a version answers (UploadOutcome's data). */
 export type UploadedVersion = UploadedVersionBody;
+/** What a successful upload of a new plugin answers: the plugin, with its first version as `update`. */
+export type UploadedPlugin = UploadedPluginBody;

@@ -29,10 +29,49 @@ export class UploadRefusal extends Error {
   }
 }
 
+/**
+ * The text parts of an upload form. A name may come more than once (the vendor's REST client sends one
+ * `tags` part per tag), so every value is kept, in arrival order.
+ */
+export class FormFields {
+  private readonly values = new Map<string, string[]>();
+
+  add(name: string, value: string): void {
+    const list = this.values.get(name);
+    if (list) list.push(value);
+    else this.values.set(name, [value]);
+  }
+
+  /** The first value sent under this name. */
+  get(name: string): string | undefined {
+    return this.values.get(name)?.[0];
+  }
+
+  /** Every value sent under this name. */
+  getAll(name: string): readonly string[] {
+    return this.values.get(name) ?? [];
+  }
+}
+
+/**
+ * A text part's value as text. Parts sent as `application/json` (the vendor's REST client sends numbers and
+ * booleans such as `pluginId` and `isHidden` that way) arrive parsed: a number or boolean becomes its text,
+ * an array gives each of its elements, null gives nothing. An object cannot be a form value.
+ */
+function partValues(name: string, value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'number' || typeof value === 'boolean') return [String(value)];
+  if (value === null) return [];
+  if (Array.isArray(value) && value.every((item) => ['string', 'number', 'boolean'].includes(typeof item))) {
+    return value.map(String);
+  }
+  throw new UploadRefusal(400, `The part "${name}" must be text, a number or true/false.`);
+}
+
 export interface UploadForm {
   /** The archive, saved to a temporary file (undefined when the form had no `file` part). */
   file: (ReceivedUpload & { fileName: string }) | undefined;
-  fields: Map<string, string>;
+  fields: FormFields;
   /** Removes the temporary file; call it whatever happens. */
   dispose(): Promise<void>;
 }
@@ -42,7 +81,7 @@ const MAX_FIELD_BYTES = 64 * 1024;
 
 /**
  * Reads a multipart upload form in arrival order: the `file` part is streamed to a temporary file (hashed,
- * cut off past `maxBytes`), the text fields are kept. Clients send the file before or after the fields
+ * cut off past `maxBytes`), the text fields are kept, each read by its content type (text, or JSON). Clients send the file before or after the fields
  * (`curl -F file=@x -F xmlId=y` sends it first), so nothing is decided until the whole form is read.
  */
 export async function readUploadForm(
@@ -52,7 +91,7 @@ export async function readUploadForm(
   if (!request.isMultipart()) {
     throw new UploadRefusal(400, 'Send the archive as multipart/form-data, in a part named "file".');
   }
-  const fields = new Map<string, string>();
+  const fields = new FormFields();
   let file: UploadForm['file'];
   const dispose = async () => {
     if (file) await rm(file.path, { force: true });
@@ -70,7 +109,7 @@ export async function readUploadForm(
     });
     for await (const part of parts) {
       if (part.type === 'field') {
-        if (typeof part.value === 'string') fields.set(part.fieldname, part.value);
+        for (const value of partValues(part.fieldname, part.value)) fields.add(part.fieldname, value);
         continue;
       }
       if (part.fieldname !== 'file') {

@@ -1,4 +1,4 @@
-import type { UploadedVersionBody } from '@marketplace/api-contract';
+import type { UploadedPluginBody, UploadedVersionBody } from '@marketplace/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../plugins/app/errors';
 import { readUploadForm, UploadRefusal, type UploadForm } from './upload-form';
@@ -21,7 +21,7 @@ export async function uploadRoutes(
       env: UploadEnvironment,
       form: UploadForm,
       uploader: { userId: number; isAdmin: boolean },
-    ) => Promise<UploadedVersionBody>,
+    ) => Promise<UploadedVersionBody | UploadedPluginBody>,
   ) {
     const viewer = request.viewer;
     if (viewer.kind !== 'user') throw new ApiError('unauthorized', 'Please sign in to do this.');

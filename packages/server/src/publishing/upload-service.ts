@@ -1,4 +1,4 @@
-import type { UploadedVersionBody } from '@marketplace/api-contract';
+import type { UploadedPluginBody, UploadedVersionBody } from '@marketplace/api-contract';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { isProductFamily, isValidWebsite, normalizeLink, type ProductFamily } from '@marketplace/core';
@@ -6,6 +6,7 @@ import { inspectPluginArchive, type PluginDescriptor } from '../archive';
 import { buildBoundColumns } from '../db/catalogue-queries';
 import type { Database, Transaction } from '../db/client';
 import { pluginTags, plugins, pluginVersions, tags, vendors } from '../db/schema';
+import { loadPlugin } from '../routes/api/plugin-queries';
 import { selectRows } from '../search/sql';
 import type { FileStore } from '../storage';
 import { recordAudit } from './audit';
@@ -245,7 +246,7 @@ export async function uploadVersion(
     existingVersions: existing.map((row) => row.version),
   });
   const notes = notesOf(form, inspection.descriptor);
-  const hidden = formFlag(form.fields.get('isHidden'));
+  const hidden = hiddenFlagOf(form);
   const row = await storeAndCommit(env, file, async (tx) => {
     const version = await insertVersion(tx, {
       pluginId: state.id,
@@ -269,28 +270,35 @@ export async function uploadVersion(
   return answer(env, row, inspection.warnings);
 }
 
+/** Tags sent one part each (the vendor's REST client) or several in one part, separated by commas. */
 function tagNamesOf(form: UploadForm): string[] {
-  const raw = form.fields.get('tags') ?? '';
   return [
     ...new Set(
-      raw
-        .split(',')
+      form.fields
+        .getAll('tags')
+        .flatMap((part) => part.split(','))
         .map((tag) => tag.trim())
         .filter((tag) => tag !== ''),
     ),
   ];
 }
 
+/** `isHidden` as the vendor's tooling sends it (a JSON boolean part, or text from curl); `hidden` also. */
+function hiddenFlagOf(form: UploadForm): boolean {
+  return formFlag(form.fields.get('isHidden') ?? form.fields.get('hidden'));
+}
+
 /**
  * A new plugin from its first archive (`POST /api/plugins/{family}/upload`): the plugin row in the draft
- * state, owned by the uploader, with its first version waiting for approval.
+ * state, owned by the uploader, with its first version waiting for approval. `isHidden` hides the plugin
+ * (and so its first version). The answer is the plugin, as the vendor's REST client parses it.
  */
 export async function uploadNewPlugin(
   env: UploadEnvironment,
   form: UploadForm,
   familyText: string,
   uploader: { userId: number; isAdmin: boolean },
-): Promise<UploadedVersionBody> {
+): Promise<UploadedPluginBody> {
   const file = requireFile(form);
   if (!isProductFamily(familyText)) throw new UploadRefusal(400, `"${familyText}" is not a product family.`);
   const family: ProductFamily = familyText;
@@ -328,7 +336,7 @@ export async function uploadNewPlugin(
   }
   const vendorName = form.fields.get('vendor')?.trim() || descriptor.vendor.name;
   const notes = notesOf(form, descriptor);
-  const hidden = formFlag(form.fields.get('isHidden'));
+  const hidden = hiddenFlagOf(form);
   const result = await storeAndCommit(env, file, async (tx) => {
     const vendorId = await vendorFor(tx, vendorName, descriptor, uploader.userId);
     const [plugin] = await tx
@@ -372,7 +380,72 @@ export async function uploadNewPlugin(
     return version;
   });
   env.log.info({ pluginId: result.pluginId, versionId: result.id }, 'new plugin uploaded');
-  return answer(env, result, inspection.warnings);
+  return uploadedPlugin(env, result.pluginId, answer(env, result, inspection.warnings));
+}
+
+/** The new plugin as the vendor's REST client reads it (its `PluginBean`), with the first version. */
+async function uploadedPlugin(
+  env: UploadEnvironment,
+  pluginId: number,
+  update: UploadedVersionBody,
+): Promise<UploadedPluginBody> {
+  // Read as an administrator would: the plugin is a draft nobody else may see yet.
+  const plugin = await loadPlugin(env.db, pluginId, { userId: 0, isAdmin: true }, { fullInfo: false });
+  if (!plugin) throw new Error(`The new plugin ${pluginId} could not be read back.`);
+  const [vendor] = await selectRows<{
+    id: number;
+    name: string;
+    url: string | null;
+    email: string | null;
+    verified: boolean;
+  }>(
+    env.db,
+    sql`SELECT v.id, v.name, v.url, v.email, v.verified FROM plugins p JOIN vendors v ON v.id = p.vendor_id
+      WHERE p.id = ${pluginId}`,
+  );
+  const { info, urls } = plugin;
+  return {
+    id: plugin.id,
+    name: info.name,
+    xmlId: info.xmlId,
+    family: info.family,
+    link: info.link,
+    description: info.description,
+    preview: info.preview,
+    docText: info.docText,
+    email: info.email,
+    copyright: info.copyright,
+    downloads: info.downloads,
+    icon: info.icon,
+    isHidden: info.isHidden,
+    approve: info.approve,
+    cdate: info.cdate,
+    vendor: vendor
+      ? {
+          id: vendor.id,
+          name: vendor.name,
+          publicName: vendor.name,
+          url: vendor.url,
+          email: vendor.email,
+          link: `/search?search=${encodeURIComponent(vendor.name)}`,
+          countryCode: '',
+          country: null,
+          isVerified: vendor.verified,
+          // A vendor made from plugin.xml at upload, until an administrator verifies it.
+          type: vendor.verified ? 'organization' : 'xml',
+        }
+      : null,
+    urls: {
+      ...urls,
+      donationLinks: urls.donationLinks.map((link) => ({ title: link.name, link: link.url })),
+    },
+    tags: plugin.tags.map(({ id, name, link, families }) => ({ id, name, link, families })),
+    themes: plugin.themes,
+    language: plugin.language,
+    programmingLanguage: plugin.programmingLanguage,
+    update,
+    warnings: update.warnings,
+  };
 }
 
 /**

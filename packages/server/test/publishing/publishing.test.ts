@@ -174,10 +174,10 @@ describe('publishing a plugin', () => {
       '/api/plugins/intellij/upload',
     );
     expect(response.statusCode).toBe(200);
-    const created = response.json<{ pluginId: number }>();
+    const created = response.json<{ id: number }>();
     const [row] = (
       await testApp.db.execute<{ lifecycle_state: string; owner_id: number; license_url: string }>(
-        sql`SELECT lifecycle_state, owner_id, license_url FROM plugins WHERE id = ${created.pluginId}`,
+        sql`SELECT lifecycle_state, owner_id, license_url FROM plugins WHERE id = ${created.id}`,
       )
     ).rows;
     expect(row).toEqual({

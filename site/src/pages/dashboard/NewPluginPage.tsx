@@ -1,4 +1,4 @@
-import type { UploadedVersion, UploadProgress } from '@marketplace/api-client';
+import type { UploadedPlugin, UploadProgress } from '@marketplace/api-client';
 import {
   familyLabel,
   isProductFamily,
@@ -24,7 +24,7 @@ function NewPluginForm() {
   const [progress, setProgress] = useState<UploadProgress | undefined>(undefined);
   const [result, setResult] = useState<UploadResult | undefined>(undefined);
   const [failure, setFailure] = useState('');
-  const [uploaded, setUploaded] = useState<UploadedVersion | undefined>(undefined);
+  const [uploaded, setUploaded] = useState<UploadedPlugin | undefined>(undefined);
   const [submitting, setSubmitting] = useState(false);
 
   const fileError = touched && !file ? 'Choose the plugin archive (.zip or .jar).' : '';
@@ -120,9 +120,9 @@ function NewPluginForm() {
         ) : null}
         {uploaded ? (
           <div className="site-callout site-callout--success" role="status">
-            <h3>Version {uploaded.version} is uploaded</h3>
+            <h3>Version {uploaded.update.version} is uploaded</h3>
             <p>
-              <Link to={`/dashboard/plugin/${uploaded.pluginId}`}>Manage the plugin</Link> — it waits for an
+              <Link to={`/dashboard/plugin/${uploaded.id}`}>Manage the plugin</Link> — it waits for an
               administrator’s approval before it appears in search.
             </p>
           </div>
