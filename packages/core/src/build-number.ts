@@ -77,7 +77,11 @@ export function parseBuildNumber(text: string): BuildNumber | undefined {
   return productCode === undefined ? { components } : { productCode, components };
 }
 
-function compareComponents(a: readonly number[], b: readonly number[]): number {
+/**
+ * Orders two builds given as components (as {@link parseBuildNumber} reads them): negative when `a` is older.
+ * For code that compares many stored builds without parsing them again.
+ */
+export function compareBuildComponents(a: readonly number[], b: readonly number[]): number {
   const shared = Math.min(a.length, b.length);
   for (let index = 0; index < shared; index++) {
     const difference = (a[index] as number) - (b[index] as number);
@@ -102,7 +106,7 @@ export function compareBuildNumbers(a: string | BuildNumber, b: string | BuildNu
   if (first === undefined || second === undefined) {
     return (first === undefined ? 0 : 1) - (second === undefined ? 0 : 1);
   }
-  return compareComponents(first.components, second.components);
+  return compareBuildComponents(first.components, second.components);
 }
 
 /**
@@ -142,11 +146,11 @@ export function isCompatibleBuild(
   if (ideBuild === undefined) return false;
   if (!isBlank(since)) {
     const lower = parseBuildNumber(since);
-    if (lower === undefined || compareComponents(lower.components, ideBuild.components) > 0) return false;
+    if (lower === undefined || compareBuildComponents(lower.components, ideBuild.components) > 0) return false;
   }
   if (!isBlank(until)) {
     const upper = parseUntilBuild(until);
-    if (upper === undefined || compareComponents(ideBuild.components, upper.components) > 0) return false;
+    if (upper === undefined || compareBuildComponents(ideBuild.components, upper.components) > 0) return false;
   }
   return true;
 }

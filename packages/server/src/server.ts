@@ -63,10 +63,13 @@ async function start(config: Config): Promise<void> {
 
     await app.listen({ port: config.port, host: config.host });
     console.log(`The marketplace is serving at ${config.publicUrl}`);
-    // The search index is read in the background; searches arriving meanwhile wait for that same read.
+    // The search index and the IDE feed are read in the background; answers arriving meanwhile wait for that
+    // same read. The feed follows the index, so the first searches do not wait for the feed's fragments.
     app.catalogueSearch
       .prepare()
-      .catch((error: unknown) => app.log.error({ err: error }, 'The search index could not be built.'));
+      .catch((error: unknown) => app.log.error({ err: error }, 'The search index could not be built.'))
+      .then(() => app.ideFeed.prepare())
+      .catch((error: unknown) => app.log.error({ err: error }, 'The IDE feed could not be built.'));
   } catch (error) {
     await database.close().catch(() => undefined);
     throw error;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
+import { CatalogueFollower, type CatalogueFollowerOptions } from '../db/catalogue-follower';
+import type { Database, Transaction } from '../db/client';
 import {
   CatalogueIndex,
   type IndexedPlugin,
@@ -22,11 +23,7 @@ interface IndexRow extends PluginSummaryRow {
   search_vector: string;
 }
 
-export interface CatalogueSearchOptions {
-  /** How often a process looks for changes made by others (other processes, `mp`, direct SQL). */
-  lookEveryMs?: number;
-  /** Where a failed background look is reported (the search keeps answering from what it has). */
-  onError?: (error: unknown) => void;
+export interface CatalogueSearchOptions extends CatalogueFollowerOptions {
   /**
    * Replaced slots keep their postings until the index is built again from scratch, which happens once they
    * outnumber a quarter of the index plus this many (default 1000).
@@ -37,121 +34,67 @@ export interface CatalogueSearchOptions {
 /** Typed words whose English stems are remembered; the memory starts over beyond this. */
 const REMEMBERED_STEMS = 20_000;
 
+interface IndexChanges {
+  rows: IndexRow[];
+  removedIds: number[];
+}
+
 /**
- * Search over the catalogue, answered from an in-memory {@link CatalogueIndex} that follows the database.
- *
- * The database stays the truth: every plugin row carries the transaction that last changed it (migration
- * 0003), and the index re-reads the rows changed since it last looked, at most `lookEveryMs` apart while
- * searches arrive. A change made through this process (any successful write request) is read before the
- * next search answers, so a writer always finds what it has just written; changes made elsewhere appear
- * within `lookEveryMs`. Each process holds its own index: nothing in it must be shared.
+ * Search over the catalogue, answered from an in-memory {@link CatalogueIndex} that follows the database
+ * ({@link CatalogueFollower}: a writer finds what it has just written, other writers' changes appear within
+ * `lookEveryMs`). Each process holds its own index: nothing in it must be shared.
  */
-export class CatalogueSearch {
+export class CatalogueSearch extends CatalogueFollower<IndexChanges> {
   private index = new CatalogueIndex();
-  private loaded = false;
-  /** The oldest transaction that was still running at the last look: the next look starts there. */
-  private watermark = '0';
-  private changesMade = 0;
-  private changesRead = -1;
-  private lastLookAt = 0;
-  private looking: Promise<void> | undefined;
   private readonly stems = new Map<string, string>();
-  private readonly lookEveryMs: number;
-  private readonly onError: (error: unknown) => void;
   private readonly rebuildSlack: number;
 
-  constructor(
-    private readonly db: Database,
-    options: CatalogueSearchOptions = {},
-  ) {
-    this.lookEveryMs = options.lookEveryMs ?? 1000;
-    this.onError = options.onError ?? (() => {});
+  constructor(db: Database, options: CatalogueSearchOptions = {}) {
+    super(db, options);
     this.rebuildSlack = options.rebuildSlack ?? 1000;
   }
 
-  /** Called after this process changed the catalogue: the next search reads the change first. */
-  markChanged(): void {
-    this.changesMade++;
-  }
-
   async search(request: SearchRequest, viewer: Viewer | undefined): Promise<SearchResult> {
-    const index = await this.current();
+    await this.upToDate();
     const stemsOf = await this.stemsOf(request.search);
-    return index.search(request, viewer, stemsOf);
+    return this.index.search(request, viewer, stemsOf);
   }
 
   async countByProduct(
     filters: SearchFilters,
     viewer: Viewer | undefined,
   ): Promise<{ aggregations: Record<string, number>; total: number }> {
-    const index = await this.current();
+    await this.upToDate();
     const stemsOf = await this.stemsOf(filters.search);
-    return index.countByProduct(filters, viewer, stemsOf);
+    return this.index.countByProduct(filters, viewer, stemsOf);
   }
 
-  /** Builds the index now rather than at the first search (the server calls it once it listens). */
-  async prepare(): Promise<void> {
-    await this.current();
+  protected override needsRebuild(): boolean {
+    return this.index.replacedSlots > this.index.size / 4 + this.rebuildSlack;
   }
 
-  /** Waits for a look in progress (before the database closes). */
-  async close(): Promise<void> {
-    await this.looking?.catch(() => {});
-  }
-
-  /** The index, brought up to date first when this process changed something since the last look. */
-  private async current(): Promise<CatalogueIndex> {
-    while (!this.loaded || this.changesRead < this.changesMade) await this.look();
-    if (Date.now() - this.lastLookAt >= this.lookEveryMs) this.look().catch(this.onError);
-    return this.index;
-  }
-
-  /** One look at a time: a caller arriving during a look shares it (and looks again if it needs more). */
-  private look(): Promise<void> {
-    this.looking ??= this.readChanges().finally(() => {
-      this.looking = undefined;
-    });
-    return this.looking;
-  }
-
-  private async readChanges(): Promise<void> {
-    const changesMade = this.changesMade;
-    this.lastLookAt = Date.now();
-    const rebuild = !this.loaded || this.index.replacedSlots > this.index.size / 4 + this.rebuildSlack;
-    const since = rebuild ? '0' : this.watermark;
-    const { rows, removedIds, watermark } = await this.db.transaction(
-      async (transaction) => {
-        const [snapshot] = await selectRows<{ xmin: string }>(
-          transaction,
-          sql`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`,
-        );
-        const rows = await selectRows<IndexRow>(
-          transaction,
-          sql`SELECT ${PLUGIN_SUMMARY_COLUMNS}, p.rating_count, p.listed,
-              p.lifecycle_state = 'deleted' AS deleted, p.owner_id,
-              CASE WHEN p.published_at IS NULL THEN NULL ELSE ${epochMs(sql`p.published_at`)} END AS published_at,
-              coalesce((SELECT array_agg(d.user_id) FROM plugin_developers d WHERE d.plugin_id = p.id), '{}')
-                AS developer_ids,
-              coalesce((SELECT array_agg(cp.product ORDER BY cp.product) FROM plugin_compatible_products cp
-                WHERE cp.plugin_id = p.id), '{}') AS products,
-              p.search_vector::text AS search_vector
-            FROM plugins p LEFT JOIN vendors v ON v.id = p.vendor_id
-            WHERE p.changed_by_xact >= ${since}::xid8`,
-        );
-        const removed = rebuild
-          ? []
-          : await selectRows<{ plugin_id: number }>(
-              transaction,
-              sql`SELECT plugin_id FROM plugin_removals WHERE removed_by_xact >= ${since}::xid8`,
-            );
-        return {
-          rows,
-          removedIds: removed.map((row) => row.plugin_id),
-          watermark: snapshot?.xmin ?? since,
-        };
-      },
-      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  protected async readChanges(
+    transaction: Transaction,
+    since: string,
+    rebuild: boolean,
+  ): Promise<IndexChanges> {
+    const rows = await selectRows<IndexRow>(
+      transaction,
+      sql`SELECT ${PLUGIN_SUMMARY_COLUMNS}, p.rating_count, p.listed,
+          p.lifecycle_state = 'deleted' AS deleted, p.owner_id,
+          CASE WHEN p.published_at IS NULL THEN NULL ELSE ${epochMs(sql`p.published_at`)} END AS published_at,
+          coalesce((SELECT array_agg(d.user_id) FROM plugin_developers d WHERE d.plugin_id = p.id), '{}')
+            AS developer_ids,
+          coalesce((SELECT array_agg(cp.product ORDER BY cp.product) FROM plugin_compatible_products cp
+            WHERE cp.plugin_id = p.id), '{}') AS products,
+          p.search_vector::text AS search_vector
+        FROM plugins p LEFT JOIN vendors v ON v.id = p.vendor_id
+        WHERE p.changed_by_xact >= ${since}::xid8`,
     );
+    return { rows, removedIds: rebuild ? [] : await this.removedPluginIds(transaction, since) };
+  }
+
+  protected async apply({ rows, removedIds }: IndexChanges, rebuild: boolean): Promise<void> {
     const index = rebuild ? new CatalogueIndex() : this.index;
     for (let position = 0; position < rows.length; position++) {
       index.upsert(toIndexedPlugin(rows[position]!));
@@ -160,9 +103,6 @@ export class CatalogueSearch {
     }
     for (const id of removedIds) index.remove(id);
     this.index = index;
-    this.loaded = true;
-    this.watermark = watermark;
-    this.changesRead = changesMade;
   }
 
   /** English stems of the text's words, asked of the database for words not seen before. */

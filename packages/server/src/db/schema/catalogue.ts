@@ -418,3 +418,27 @@ export const featuredPlugins = pgTable(
     index('featured_plugins_order_idx').on(table.product, table.position),
   ],
 );
+
+/** Bytes, as the drivers give them (Buffer on PostgreSQL, Uint8Array on PGlite). */
+const bytea = customType<{ data: Uint8Array }>({
+  dataType: () => 'bytea',
+});
+
+/** The IDE feed's pre-rendered fragments (migration 0004, src/ide-feed). */
+export const ideFeedFragments = pgTable(
+  'ide_feed_fragments',
+  {
+    versionId: integer('version_id')
+      .primaryKey()
+      .references(() => pluginVersions.id, { onDelete: 'cascade' }),
+    sourceDigest: text('source_digest').notNull(),
+    deflated: bytea('deflated').notNull(),
+    plainLength: integer('plain_length').notNull(),
+    crc: bigint('crc', { mode: 'number' }).notNull(),
+    renderedAt: timestamptz('rendered_at').notNull().defaultNow(),
+  },
+  (table) => [
+    check('ide_feed_fragments_plain_length_check', sql`${table.plainLength} >= 0`),
+    check('ide_feed_fragments_crc_check', sql`${table.crc} >= 0 AND ${table.crc} < 4294967296`),
+  ],
+);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { IdeFeedStore } from '../../ide-feed/feed-store';
 import { CatalogueSearch } from '../../search/catalogue-search';
 import { changesCatalogue } from './caching';
 
@@ -7,17 +8,20 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Search over the catalogue from this process's in-memory index (src/search/catalogue-search.ts). */
     catalogueSearch: CatalogueSearch;
+    /** The IDE feed's pre-rendered fragments, as this process keeps them (src/ide-feed/feed-store.ts). */
+    ideFeed: IdeFeedStore;
     /**
      * Says the catalogue was changed by this process outside a write request (a command, a job): kept
-     * answers are forgotten and the next search reads the change first.
+     * answers are forgotten and the next search and feed read the change first.
      */
     catalogueChanged(): void;
   }
 }
 
 /**
- * The search index of this process. A successful write request marks it changed, so the next search reads
- * the change first; what other processes write is read within a second.
+ * What this process keeps in memory about the catalogue: the search index and the IDE feed. A successful
+ * write request marks both changed, so the next answer reads the change first; what other processes write
+ * is read within a second.
  */
 export default fp(
   async function catalogueSearch(app: FastifyInstance) {
@@ -25,16 +29,27 @@ export default fp(
       onError: (error) =>
         app.log.error({ err: error }, 'The search index could not read the latest changes.'),
     });
+    const feed = new IdeFeedStore(app.db, app.config.publicUrl, {
+      onError: (error) => app.log.error({ err: error }, 'The IDE feed could not read the latest changes.'),
+    });
     app.decorate('catalogueSearch', search);
+    app.decorate('ideFeed', feed);
+    const markChanged = () => {
+      search.markChanged();
+      feed.markChanged();
+    };
     app.decorate('catalogueChanged', () => {
       app.forgetCachedAnswers();
-      search.markChanged();
+      markChanged();
     });
     app.addHook('onSend', async (request, reply, payload) => {
-      if (changesCatalogue(request, reply)) search.markChanged();
+      if (changesCatalogue(request, reply)) markChanged();
       return payload;
     });
-    app.addHook('onClose', async () => search.close());
+    app.addHook('onClose', async () => {
+      await search.close();
+      await feed.close();
+    });
   },
   { name: 'catalogue-search', fastify: '5.x', dependencies: ['services', 'caching'] },
 );

@@ -31,18 +31,24 @@ export function readIdeBuild(text: string): IdeBuild {
   return { text, build, product };
 }
 
+/** The family whose items an IDE installs: its product's, or IntelliJ-based when the code is unknown. */
+export function familyOfIde(ide: IdeBuild): ProductFamily {
+  return ide.product?.family ?? 'intellij';
+}
+
 /**
  * The condition "the version `pv` of plugin `p` installs into this IDE": since <= build <= until (until open
- * when absent) by component arrays, which PostgreSQL orders as the IDE does (a prefix first); and the plugin
- * runs on the IDE's product (its code names a product) or, when the code is unknown, on IntelliJ-based IDEs.
+ * when absent) by component arrays, which PostgreSQL orders as the IDE does (a prefix first); the plugin is
+ * of the IDE's family (a course, of the edu family, is never offered as an IntelliJ plugin even when it names
+ * IntelliJ IDEA among its products) and runs on the IDE's product, when the code names one.
  */
 export function installsInto(ide: IdeBuild): SQL {
   const components = `{${ide.build.components.join(',')}}`;
   const bounds = sql`pv.since_components <= ${components}::bigint[]
     AND (pv.until_components IS NULL OR ${components}::bigint[] <= pv.until_components)`;
-  const family: ProductFamily = ide.product?.family ?? 'intellij';
-  const product = ide.product ? compatibleWithAny([ide.product.key]) : sql`p.family = ${family}`;
-  return sql`(${bounds} AND ${product})`;
+  const family = sql`p.family = ${familyOfIde(ide)}`;
+  const product = ide.product ? compatibleWithAny([ide.product.key]) : sql`true`;
+  return sql`(${bounds} AND ${family} AND ${product})`;
 }
 
 export interface CompatibleVersionRow {

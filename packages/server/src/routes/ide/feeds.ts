@@ -8,55 +8,28 @@ import {
   PluginsListQuery,
 } from '@marketplace/api-contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { pluginRepositoryAnswer } from '../../ide-feed/feed-answer';
+import { etagMatches, isPersonalRequest, VARY_HEADERS, withVary } from '../../plugins/app/answer-cache';
 import { downloadPath } from '../api/plugin-queries';
 import { newestCompatibleVersions, readIdeBuild, type CompatibleVersionRow } from './compatibility';
 import { XmlWriter } from './xml';
 
 const XML_TYPE = 'application/xml; charset=utf-8';
 
-/** The marketplace's own feed (`<plugin-repository>`), grouped by category, newest compatible version each. */
-export function pluginRepositoryXml(rows: readonly CompatibleVersionRow[], publicUrl: string): string {
-  const byCategory = new Map<string, CompatibleVersionRow[]>();
-  for (const row of rows) {
-    const category = row.category ?? 'Uncategorized';
-    const list = byCategory.get(category) ?? [];
-    list.push(row);
-    byCategory.set(category, list);
-  }
-  const xml = new XmlWriter().open('plugin-repository').newline();
-  for (const [category, plugins] of [...byCategory].sort(([a], [b]) => a.localeCompare(b))) {
-    xml.open('category', { name: category }).newline();
-    for (const row of plugins) {
-      xml
-        .open('idea-plugin', {
-          downloads: row.downloads,
-          size: row.file_size,
-          date: Math.round(row.cdate),
-          url: '',
-        })
-        .text('name', row.name)
-        .text('id', row.xml_id)
-        .html('description', row.description)
-        .text('version', row.version)
-        .text('vendor', row.vendor_name ?? '', { email: row.vendor_email ?? '', url: row.vendor_url ?? '' })
-        .empty('idea-version', {
-          min: 'n/a',
-          max: 'n/a',
-          'since-build': row.since_build,
-          'until-build': row.until_build,
-        })
-        .html('change-notes', row.notes);
-      for (const dependency of row.dependencies) xml.text('depends', dependency);
-      xml
-        .text('rating', row.rating_mean.toFixed(1))
-        .text('download-url', publicUrl + downloadPath(row.id))
-        .close('idea-plugin')
-        .newline();
-    }
-    xml.close('category').newline();
-  }
-  return xml.close('plugin-repository').newline().toString();
+/**
+ * Whether the client takes gzip (the IDE always does): `gzip` or `x-gzip` or `*` in Accept-Encoding with a
+ * quality above zero.
+ */
+export function acceptsGzip(acceptEncoding: string | string[] | undefined): boolean {
+  const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : (acceptEncoding ?? '');
+  return header.split(',').some((entry) => {
+    const [coding = '', ...parameters] = entry.split(';').map((part) => part.trim().toLowerCase());
+    if (coding !== 'gzip' && coding !== 'x-gzip' && coding !== '*') return false;
+    const quality = parameters.find((parameter) => parameter.startsWith('q='));
+    return quality === undefined || Number(quality.slice(2)) > 0;
+  });
 }
 
 /** The simple `updatePlugins.xml` shape: one `<plugin id url version>` per plugin id. */
@@ -80,61 +53,92 @@ export function updatePluginsXml(rows: readonly CompatibleVersionRow[], publicUr
 const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const xmlAnswer = { 200: Type.String({ description: 'XML' }), 400: ErrorBody };
 
-  async function listFeed(build: string, channel: string, xmlIds: readonly string[] | undefined) {
-    const rows = await newestCompatibleVersions(app.db, readIdeBuild(build), { channel, xmlIds });
-    return pluginRepositoryXml(rows, app.config.publicUrl);
+  /**
+   * The `<plugin-repository>` feed from the fragments this process keeps (src/ide-feed): streamed, gzip
+   * when the client takes it, with its exact length and an ETag known before the first byte.
+   */
+  async function sendRepositoryFeed(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    query: { build: string; channel: string; pluginId?: string[] | undefined },
+  ) {
+    const ide = readIdeBuild(query.build);
+    const xmlIds = query.pluginId === undefined ? undefined : new Set(query.pluginId);
+    const selection = await app.ideFeed.select(ide, query.channel, xmlIds);
+    const gzip = acceptsGzip(request.headers['accept-encoding']);
+    const answer = pluginRepositoryAnswer(selection, gzip);
+    reply
+      .header('vary', withVary(reply.getHeader('vary'), VARY_HEADERS))
+      .header(
+        'cache-control',
+        isPersonalRequest(request.headers)
+          ? 'private, no-cache'
+          : `public, max-age=${app.config.cacheMaxAgeSeconds}`,
+      )
+      .header('etag', answer.etag);
+    if (etagMatches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
+    if (gzip) reply.header('content-encoding', 'gzip');
+    return reply.type(XML_TYPE).header('content-length', String(answer.length)).send(answer.body());
   }
 
-  app.get(
-    '/plugins/list',
-    {
-      config: { cache: 'public' },
-      schema: {
-        tags: ['ide'],
-        summary: 'The plugin repository feed for an IDE build (the newest compatible version of each plugin)',
-        querystring: PluginsListQuery,
-        response: xmlAnswer,
+  // The IDE asks for `/plugins/list/` (its default list URL ends with a slash); both forms answer alike.
+  for (const url of ['/plugins/list', '/plugins/list/']) {
+    app.get(
+      url,
+      {
+        compress: false,
+        schema: {
+          tags: ['ide'],
+          summary:
+            'The plugin repository feed for an IDE build (the newest compatible version of each plugin)',
+          querystring: PluginsListQuery,
+          response: xmlAnswer,
+        },
       },
-    },
-    async (request, reply) => {
-      const { build, channel, pluginId } = request.query;
-      return reply.type(XML_TYPE).send(await listFeed(build, channel, pluginId));
-    },
-  );
+      async (request, reply) => sendRepositoryFeed(request, reply, request.query),
+    );
+  }
 
-  app.get(
-    '/plugins/:channel/list',
-    {
-      config: { cache: 'public' },
-      schema: {
-        tags: ['ide'],
-        summary: 'The plugin repository feed of one channel',
-        params: ChannelParams,
-        querystring: Type.Object({ build: PluginsListQuery.properties.build }),
-        response: xmlAnswer,
+  for (const url of ['/plugins/:channel/list', '/plugins/:channel/list/']) {
+    app.get(
+      url,
+      {
+        compress: false,
+        schema: {
+          tags: ['ide'],
+          summary: 'The plugin repository feed of one channel',
+          params: ChannelParams,
+          querystring: Type.Object({ build: PluginsListQuery.properties.build }),
+          response: xmlAnswer,
+        },
       },
-    },
-    async (request, reply) =>
-      reply.type(XML_TYPE).send(await listFeed(request.query.build, request.params.channel, undefined)),
-  );
+      async (request, reply) =>
+        sendRepositoryFeed(request, reply, { build: request.query.build, channel: request.params.channel }),
+    );
+  }
 
-  app.get(
-    '/updatePlugins.xml',
-    {
-      config: { cache: 'public' },
-      schema: {
-        tags: ['ide'],
-        summary: 'The simple custom-repository feed (updatePlugins.xml) for an IDE build',
-        querystring: PluginsListQuery,
-        response: xmlAnswer,
+  for (const url of ['/updatePlugins.xml', '/updatePlugins.xml/']) {
+    app.get(
+      url,
+      {
+        config: { cache: 'public' },
+        schema: {
+          tags: ['ide'],
+          summary: 'The simple custom-repository feed (updatePlugins.xml) for an IDE build',
+          querystring: PluginsListQuery,
+          response: xmlAnswer,
+        },
       },
-    },
-    async (request, reply) => {
-      const { build, channel, pluginId } = request.query;
-      const rows = await newestCompatibleVersions(app.db, readIdeBuild(build), { channel, xmlIds: pluginId });
-      return reply.type(XML_TYPE).send(updatePluginsXml(rows, app.config.publicUrl));
-    },
-  );
+      async (request, reply) => {
+        const { build, channel, pluginId } = request.query;
+        const rows = await newestCompatibleVersions(app.db, readIdeBuild(build), {
+          channel,
+          xmlIds: pluginId,
+        });
+        return reply.type(XML_TYPE).send(updatePluginsXml(rows, app.config.publicUrl));
+      },
+    );
+  }
 
   const compatibleSchema = {
     tags: ['ide'],

@@ -40,7 +40,12 @@ type AttributeValue = string | number | null | undefined;
 
 /** A small writer for the feeds: elements with escaped attributes and text, CDATA for HTML. */
 export class XmlWriter {
-  private readonly parts: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
+  private readonly parts: string[];
+
+  /** `declaration: false` writes a fragment of a document, without the XML declaration. */
+  constructor(options: { declaration?: boolean } = {}) {
+    this.parts = options.declaration === false ? [] : ['<?xml version="1.0" encoding="UTF-8"?>\n'];
+  }
 
   private attributes(attributes: Record<string, AttributeValue>): string {
     let text = '';
