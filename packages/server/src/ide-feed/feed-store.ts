@@ -142,10 +142,15 @@ export class IdeFeedStore extends CatalogueFollower<FeedChanges> {
     return { groups };
   }
 
+  /** Waits until the fragments rendered so far are written to the database. */
+  async persisted(): Promise<void> {
+    await this.persisting;
+  }
+
   /** Waits for the fragments being written to the database, too. */
   override async close(): Promise<void> {
     await super.close();
-    await this.persisting;
+    await this.persisted();
   }
 
   protected async readChanges(

@@ -208,7 +208,9 @@ describe('downloads', () => {
     const response = await context.app.inject(`/plugin/download?updateId=${VERSIONS.gitToolbox242Open}`);
     expect(response.statusCode).toBe(200);
     expect(response.rawPayload).toEqual(archiveBytes(VERSIONS.gitToolbox242Open));
-    expect(response.headers['content-disposition']).toBe('attachment; filename="Git Toolbox-3.0.jar"');
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="${GIT}-3.0.jar"; filename*=UTF-8''${GIT}-3.0.jar`,
+    );
     expect(response.headers['content-type']).toBe('application/java-archive');
     expect(response.headers['cache-control']).toBe('no-store');
     expect(await statisticsToday()).toBe(before + 1);
@@ -225,7 +227,9 @@ describe('downloads', () => {
       url: `/plugin/download?updateId=${VERSIONS.gitToolbox241}`,
     });
     expect(response.statusCode).toBe(200);
-    expect(response.headers['content-disposition']).toBe('attachment; filename="Git Toolbox-2.0.zip"');
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="${GIT}-2.0.zip"; filename*=UTF-8''${GIT}-2.0.zip`,
+    );
     expect(await statisticsToday()).toBe(before);
   });
 
@@ -243,7 +247,9 @@ describe('downloads', () => {
     const response = await context.app.inject(`/pluginManager?action=download&id=${GIT}&build=IU-241.1`);
     expect(response.statusCode).toBe(200);
     expect(response.rawPayload).toEqual(archiveBytes(VERSIONS.gitToolbox241));
-    expect(response.headers['content-disposition']).toBe('attachment; filename="Git Toolbox-2.0.zip"');
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="${GIT}-2.0.zip"; filename*=UTF-8''${GIT}-2.0.zip`,
+    );
     const none = await context.app.inject(`/pluginManager?action=download&id=${GIT}&build=IU-234.1`);
     expect(none.statusCode).toBe(404);
     expect(none.json().message).toBe(

@@ -12,13 +12,13 @@ import { newestCompatibleVersions, readIdeBuild } from './compatibility';
 interface DownloadableRow {
   id: number;
   plugin_id: number;
-  name: string;
+  xml_id: string;
   version: string;
   file_hash: string;
   file_name: string;
 }
 
-const DOWNLOADABLE_COLUMNS = sql`pv.id, pv.plugin_id, p.name, pv.version, pv.file_hash, pv.file_name`;
+const DOWNLOADABLE_COLUMNS = sql`pv.id, pv.plugin_id, p.xml_id, pv.version, pv.file_hash, pv.file_name`;
 const FROM_VISIBLE = (viewer: Viewer | undefined) =>
   sql`FROM plugin_versions pv JOIN plugins p ON p.id = pv.plugin_id
     WHERE ${pluginVisibleTo(viewer)} AND ${versionVisibleTo(viewer)}`;
@@ -48,25 +48,23 @@ async function versionByXmlId(
 }
 
 /**
- * `attachment; filename="<name>-<version>.zip"` (IDEs fail without it), with the archive's own extension
- * when it is a jar. Characters that could break the header are replaced; the exact name also goes in
- * `filename*` for clients that read UTF-8.
+ * `attachment; filename="<xmlId>-<version>.zip"; filename*=UTF-8''<the same, exact>` (IDEs fail without it;
+ * `.jar` when the archive is a jar). The IDE takes the text after the first `filename=` up to the next `;`,
+ * strips one pair of quotes and refuses names with `<>:"|?*;`, slashes or control characters, so `filename`
+ * keeps only letters, digits, `.`, `_`, `-` and `+`; `filename*` carries the exact name (RFC 8187) for
+ * clients that read it. Built from the xml id, never the display name, which anyone can fill with anything.
  */
-export function contentDisposition(name: string, version: string, storedFileName: string): string {
+export function contentDisposition(xmlId: string, version: string, storedFileName: string): string {
   const extension = storedFileName.toLowerCase().endsWith('.jar') ? '.jar' : '.zip';
-  const exact = [...`${name}-${version}${extension}`]
-    .map((character) =>
-      character < ' ' || character === '\u007f' || character === '/' || character === '\\' ? '_' : character,
-    )
+  const exact = [...`${xmlId}-${version}`]
+    .map((character) => (character < ' ' || '\u007f/\\<>:"|?*;'.includes(character) ? '_' : character))
     .join('');
-  const ascii = exact.replace(/[^\u0020-\u007e]/g, '_').replaceAll('"', "'");
-  const encoded = encodeURIComponent(exact).replace(
+  const ascii = exact.replace(/[^A-Za-z0-9._+-]/g, '_');
+  const encoded = encodeURIComponent(exact + extension).replace(
     /['()*]/g,
     (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
   );
-  return ascii === exact && !exact.includes('"')
-    ? `attachment; filename="${ascii}"`
-    : `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+  return `attachment; filename="${ascii}${extension}"; filename*=UTF-8''${encoded}`;
 }
 
 /** GET /plugin/download (by updateId, or by xmlId and version) and GET /pluginManager?action=download. */
@@ -88,7 +86,7 @@ const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return reply
       .type(row.file_name.toLowerCase().endsWith('.jar') ? 'application/java-archive' : 'application/zip')
       .header('content-length', String(file.size))
-      .header('content-disposition', contentDisposition(row.name, row.version, row.file_name))
+      .header('content-disposition', contentDisposition(row.xml_id, row.version, row.file_name))
       .header('x-content-type-options', 'nosniff')
       .send(file.stream);
   }
@@ -127,33 +125,36 @@ const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    '/pluginManager',
-    {
-      compress: false,
-      schema: {
-        tags: ['ide'],
-        summary: 'Download the newest version of a plugin compatible with an IDE build',
-        querystring: PluginManagerQuery,
-        response: {
-          200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }),
-          400: ErrorBody,
-          404: ErrorBody,
-          503: ErrorBody,
+  // The IDE's download URL is `<host>/pluginManager?id=..&build=..` (its setting ends with a slash).
+  for (const url of ['/pluginManager', '/pluginManager/']) {
+    app.get(
+      url,
+      {
+        compress: false,
+        schema: {
+          tags: ['ide'],
+          summary: 'Download the newest version of a plugin compatible with an IDE build',
+          querystring: PluginManagerQuery,
+          response: {
+            200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }),
+            400: ErrorBody,
+            404: ErrorBody,
+            503: ErrorBody,
+          },
         },
       },
-    },
-    async (request, reply) => {
-      const { id, build, channel } = request.query;
-      const [newest] = await newestCompatibleVersions(app.db, readIdeBuild(build), {
-        channel,
-        xmlIds: [id],
-        viewer: viewerOf(request),
-      });
-      const row = newest && (await versionById(app.db, newest.id, viewerOf(request)));
-      return send(request, reply, row, `A version of ${id} compatible with ${build}`);
-    },
-  );
+      async (request, reply) => {
+        const { id, build, channel } = request.query;
+        const [newest] = await newestCompatibleVersions(app.db, readIdeBuild(build), {
+          channel,
+          xmlIds: [id],
+          viewer: viewerOf(request),
+        });
+        const row = newest && (await versionById(app.db, newest.id, viewerOf(request)));
+        return send(request, reply, row, `A version of ${id} compatible with ${build}`);
+      },
+    );
+  }
 };
 
 export default downloadRoutes;
