@@ -55,8 +55,12 @@ export const DownloadQuery = Type.Object({
   rel: Type.Optional(Type.Boolean()),
 });
 
+/**
+ * GET /pluginManager: `action=download` from old tooling; the IDE's own download URL (idea.plugins.host mode)
+ * has no action and adds `uuid` and `updatedFrom`, which are read and ignored.
+ */
 export const PluginManagerQuery = Type.Object({
-  action: Type.Enum(['download']),
+  action: Type.Optional(Type.Enum(['download'])),
   id: Type.String({ minLength: 1, maxLength: 255, description: 'xmlId' }),
   build: BuildText,
   channel: Type.String({ maxLength: 100, default: '' }),
