@@ -7,17 +7,25 @@
  *
  * Options: --plugins N (PostgreSQL, default 50000), --pglite-plugins N (default 50000), --engines
  * postgres,pglite, --connections 1,32, --duration S (per measurement, default 10), --reseed,
- * --postgres-url URL (an existing database to create the benchmark database from), --data-dir DIR.
+ * --postgres-url URL (an existing database to create the benchmark database from), --data-dir DIR,
+ * --only feed (the IDE feed against its static baseline, nothing else).
+ *
+ * The feed is asked for as the IDE asks (Accept-Encoding: gzip); its static baseline serves the very bytes
+ * the server sent, gzip-encoded, from a plain node:http server. Both are loaded with node:http clients that
+ * discard the bytes (autocannon's handling of multi-megabyte bodies would set the pace instead). The
+ * server's resident memory is sampled while the feed streams.
  */
 import { SORT_ORDERS } from '@marketplace/core';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startServerProcess } from '../test/support/server-process';
-import { runLoad, type LoadResult } from './api/load';
+import { runLoad, runStreamingLoad, type LoadResult } from './api/load';
 import { seedPglite, seedPostgres, type SeededDatabase } from './api/seed';
 
 const serverDirectory = fileURLToPath(new URL('..', import.meta.url));
@@ -32,6 +40,7 @@ const { values: args } = parseArgs({
     reseed: { type: 'boolean', default: false },
     'postgres-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
     'data-dir': { type: 'string', default: join(tmpdir(), 'marketplace-api-bench') },
+    only: { type: 'string', default: '' },
   },
 });
 
@@ -51,6 +60,11 @@ const connectionCounts = args.connections
   .split(',')
   .map((text) => positiveInteger('connections', text.trim()));
 const engines = args.engines.split(',').map((text) => text.trim());
+const feedOnly = args.only === 'feed';
+if (args.only !== '' && !feedOnly) {
+  console.error(`--only takes feed, got "${args.only}".`);
+  process.exit(2);
+}
 for (const engine of engines) {
   if (engine !== 'postgres' && engine !== 'pglite') {
     console.error(`--engines takes postgres and/or pglite, got "${engine}".`);
@@ -147,6 +161,9 @@ async function pluginPaths(origin: string): Promise<string[]> {
   return paths;
 }
 
+const FEED_SCENARIO = 'plugins/list?build=, gzip, rotating builds';
+const FEED_STATIC_SCENARIO = 'same bytes as plugins/list (gzip)';
+
 const FEED_PATHS = [
   '/plugins/list?build=IU-253.28294.334',
   '/plugins/list?build=IC-252.23892.409',
@@ -156,12 +173,70 @@ const FEED_PATHS = [
 
 interface RunningServer {
   origin: string;
+  /** The server's process id, to sample its memory. */
+  pid?: number | undefined;
   stop(): Promise<void>;
 }
 
-function startApiServer(database: SeededDatabase, responseCacheMs: number): Promise<RunningServer> {
-  return startServerProcess({
+/** The IDE asks for feeds compressed. */
+const IDE_HEADERS = { 'accept-encoding': 'gzip', 'user-agent': 'IntelliJ IDEA/252.23892.409' };
+
+/** Resident memory of a process in MB (Linux /proc), sampled while a measurement runs. */
+function residentMegabytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kilobytes = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kilobytes / 1024;
+}
+
+async function sampleMemory<T>(pid: number | undefined, run: () => Promise<T>): Promise<T> {
+  if (pid === undefined) return run();
+  const samples: number[] = [residentMegabytes(pid)];
+  const timer = setInterval(() => samples.push(residentMegabytes(pid)), 250);
+  try {
+    return await run();
+  } finally {
+    clearInterval(timer);
+    samples.push(residentMegabytes(pid));
+    const sorted = [...samples].sort((a, b) => a - b);
+    log(
+      `            server memory (RSS) while streaming: start ${samples[0]!.toFixed(0)} MB, ` +
+        `median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} MB, max ${sorted.at(-1)!.toFixed(0)} MB, ` +
+        `end ${samples.at(-1)!.toFixed(0)} MB (${samples.length} samples)`,
+    );
+  }
+}
+
+/** The raw bytes of an answer (compressed as sent), with its type and encoding. */
+async function rawAnswer(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ body: Buffer; contentType: string; contentEncoding?: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        if (response.statusCode !== 200) {
+          reject(new Error(`${url} answered ${response.statusCode}`));
+          return;
+        }
+        resolve({
+          body: Buffer.concat(chunks),
+          contentType: String(response.headers['content-type'] ?? 'application/octet-stream'),
+          contentEncoding: response.headers['content-encoding'],
+        });
+      });
+      response.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+async function startApiServer(database: SeededDatabase, responseCacheMs: number): Promise<RunningServer> {
+  const server = await startServerProcess({
+    // The feed's fragments hold download links: one public address for every run, so they are rendered once.
+    startTimeoutMs: 600_000,
     env: {
+      PUBLIC_URL: 'https://marketplace.bench.example',
       NODE_ENV: 'production',
       LOG_LEVEL: 'silent',
       DEMO: 'false',
@@ -170,10 +245,11 @@ function startApiServer(database: SeededDatabase, responseCacheMs: number): Prom
       DATA_DIR: database.dataDir || join(args['data-dir'], 'postgres-server'),
     },
   });
+  return { origin: server.origin, pid: server.child.pid, stop: () => server.stop() };
 }
 
 async function startStaticServer(
-  bodies: Record<string, { body: Buffer; contentType: string }>,
+  bodies: Record<string, { body: Buffer; contentType: string; contentEncoding?: string | undefined }>,
 ): Promise<RunningServer> {
   const child = spawn(
     process.execPath,
@@ -185,7 +261,11 @@ async function startStaticServer(
   const encoded = Object.fromEntries(
     Object.entries(bodies).map(([path, answer]) => [
       path,
-      { body: answer.body.toString('base64'), contentType: answer.contentType },
+      {
+        body: answer.body.toString('base64'),
+        contentType: answer.contentType,
+        contentEncoding: answer.contentEncoding,
+      },
     ]),
   );
   child.stdin.end(JSON.stringify({ bodies: encoded }));
@@ -222,19 +302,21 @@ async function measure(
   scenario: string,
   origin: string,
   paths: readonly string[] | ((connections: number) => readonly string[]),
+  headers: Record<string, string> = {},
+  load: typeof runLoad = runLoad,
 ) {
   for (const connections of connectionCounts) {
     const pathsNow = typeof paths === 'function' ? paths(connections) : paths;
-    const result = await runLoad({ origin, paths: pathsNow, connections, durationSeconds });
+    const result = await load({ origin, paths: pathsNow, connections, durationSeconds, headers });
     const row = { engine, scenario, connections, result };
     rows.push(row);
     printRow(row);
   }
 }
 
-async function warmUp(origin: string, paths: readonly string[]) {
+async function warmUp(origin: string, paths: readonly string[], headers: Record<string, string> = {}) {
   for (const path of paths) {
-    const response = await fetch(origin + path);
+    const response = await fetch(origin + path, { headers });
     if (!response.ok)
       throw new Error(`Warm-up: ${path} answered ${response.status}: ${await response.text()}`);
     await response.arrayBuffer();
@@ -253,18 +335,26 @@ async function benchmarkEngine(engine: string, database: SeededDatabase, count: 
   );
   const uncached = await startApiServer(database, 0);
   try {
-    const plugins = await pluginPaths(uncached.origin);
-    await warmUp(uncached.origin, [...searches, ...plugins.slice(0, 50), ...FEED_PATHS]);
-    await measure(engine, 'searchPlugins, rotating queries', uncached.origin, searches);
-    // Each connection count gets words of its own, so none was seen by an earlier measurement.
-    await measure(engine, 'searchPlugins, unseen word, no match', uncached.origin, (connections) =>
-      unseenWordPaths(connections * 1_000_000, 200_000),
+    const feedStarted = performance.now();
+    await warmUp(uncached.origin, FEED_PATHS, IDE_HEADERS);
+    log(`  the first feed answered after ${((performance.now() - feedStarted) / 1000).toFixed(1)} s`);
+    await sampleMemory(uncached.pid, () =>
+      measure(engine, FEED_SCENARIO, uncached.origin, FEED_PATHS, IDE_HEADERS, runStreamingLoad),
     );
-    await measure(engine, 'plugins/{id}, rotating ids', uncached.origin, plugins);
-    await measure(engine, 'plugins/list?build=, rotating builds', uncached.origin, FEED_PATHS);
+    if (!feedOnly) {
+      const plugins = await pluginPaths(uncached.origin);
+      await warmUp(uncached.origin, [...searches, ...plugins.slice(0, 50)]);
+      await measure(engine, 'searchPlugins, rotating queries', uncached.origin, searches);
+      // Each connection count gets words of its own, so none was seen by an earlier measurement.
+      await measure(engine, 'searchPlugins, unseen word, no match', uncached.origin, (connections) =>
+        unseenWordPaths(connections * 1_000_000, 200_000),
+      );
+      await measure(engine, 'plugins/{id}, rotating ids', uncached.origin, plugins);
+    }
   } finally {
     await uncached.stop();
   }
+  if (feedOnly) return;
   log(`${engine}: repeated requests (the answer cache on, as in production)`);
   const cached = await startApiServer(database, 5000);
   try {
@@ -278,25 +368,25 @@ async function benchmarkEngine(engine: string, database: SeededDatabase, count: 
 
 async function staticBaseline(database: SeededDatabase) {
   const server = await startApiServer(database, 0);
-  const bodies: Record<string, { body: Buffer; contentType: string }> = {};
+  const bodies: Record<string, { body: Buffer; contentType: string; contentEncoding?: string | undefined }> =
+    {};
   try {
-    for (const path of Object.values(REPEATED)) {
-      const response = await fetch(server.origin + path);
-      bodies[path] = {
-        body: Buffer.from(await response.arrayBuffer()),
-        contentType: response.headers.get('content-type') ?? 'application/json',
-      };
+    for (const path of feedOnly ? [] : Object.values(REPEATED)) {
+      bodies[path] = await rawAnswer(server.origin + path, {});
     }
+    for (const path of FEED_PATHS) bodies[path] = await rawAnswer(server.origin + path, IDE_HEADERS);
   } finally {
     await server.stop();
   }
   log(
     `\nstatic baseline: node:http answering the same bytes (${Object.values(bodies)
       .map((answer) => answer.body.length)
-      .join(' and ')} bytes)`,
+      .join(', ')} bytes)`,
   );
   const baseline = await startStaticServer(bodies);
   try {
+    await measure('static', FEED_STATIC_SCENARIO, baseline.origin, FEED_PATHS, IDE_HEADERS, runStreamingLoad);
+    if (feedOnly) return;
     await measure('static', 'same bytes as searchPlugins', baseline.origin, [REPEATED.search]);
     await measure('static', 'same bytes as plugins/{id}', baseline.origin, [REPEATED.plugin]);
   } finally {
@@ -320,6 +410,18 @@ function summary() {
       `  uncached search >= 2000 req/s with p99 < 50 ms: ${search.requestsPerSecond.toFixed(0)} req/s, ` +
         `p99 ${search.p99} ms -> ${met ? 'met' : 'NOT met'}`,
     );
+  }
+  for (const engine of engines) {
+    const feed = find(engine, FEED_SCENARIO, most);
+    const baseline = find('static', FEED_STATIC_SCENARIO, most);
+    if (feed && baseline) {
+      const share = (feed.requestsPerSecond / baseline.requestsPerSecond) * 100;
+      console.log(
+        `  uncached feed (${engine}) >= 30% of static: ${feed.requestsPerSecond.toFixed(0)} / ` +
+          `${baseline.requestsPerSecond.toFixed(0)} req/s = ${share.toFixed(0)}%, p99 ${feed.p99} ms ` +
+          `(static p99 ${baseline.p99} ms) -> ${share >= 30 ? 'met' : 'NOT met'}`,
+      );
+    }
   }
   for (const [scenario, staticScenario] of [
     ['searchPlugins, repeated', 'same bytes as searchPlugins'],

@@ -3,17 +3,22 @@ import { createServer } from 'node:http';
 /**
  * The static baseline: a plain node:http server answering fixed bytes with the headers a static file server
  * would send. Started as its own process (like the API server) so it does not share a CPU with the load.
- * Input: a JSON line on stdin { bodies: { [path]: { body: base64, contentType } } }; prints its port.
+ * Input: a JSON line on stdin { bodies: { [path]: { body: base64, contentType, contentEncoding? } } }; prints
+ * its port.
  */
 const chunks: Buffer[] = [];
 for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
 const input = JSON.parse(Buffer.concat(chunks).toString()) as {
-  bodies: Record<string, { body: string; contentType: string }>;
+  bodies: Record<string, { body: string; contentType: string; contentEncoding?: string }>;
 };
 const answers = new Map(
   Object.entries(input.bodies).map(([path, answer]) => [
     path,
-    { body: Buffer.from(answer.body, 'base64'), contentType: answer.contentType },
+    {
+      body: Buffer.from(answer.body, 'base64'),
+      contentType: answer.contentType,
+      contentEncoding: answer.contentEncoding,
+    },
   ]),
 );
 const server = createServer((request, response) => {
@@ -27,6 +32,8 @@ const server = createServer((request, response) => {
     'content-length': answer.body.length,
     'cache-control': 'public, max-age=60',
     etag: '"static"',
+    // Compressed files are served as they are, as a static server sends a pre-compressed .gz.
+    ...(answer.contentEncoding ? { 'content-encoding': answer.contentEncoding } : {}),
   });
   response.end(answer.body);
 });

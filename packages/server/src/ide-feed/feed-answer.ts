@@ -32,94 +32,89 @@ const DOCUMENT_START = textPart('<?xml version="1.0" encoding="UTF-8"?>\n<plugin
 const DOCUMENT_END = textPart('</plugin-repository>\n');
 const CATEGORY_END = textPart('</category>\n');
 
-type Part = { kind: 'text'; part: StoredPiece } | { kind: 'item'; item: FeedItem };
+type Part = StoredPiece | FeedItem;
+
+function isItem(part: Part): part is FeedItem {
+  return 'fragment' in part;
+}
 
 /**
  * The `<plugin-repository>` document of a selection, gzip-compressed or not. Compressed, it is the items'
  * DEFLATE pieces one after another (src/ide-feed/deflate-pieces.ts): nothing is compressed per request.
- * Plain, each fragment is inflated as it is written. Either way the answer is written in small chunks as the
- * connection takes them, so a feed of many megabytes holds little memory.
+ * Plain, each fragment is inflated as it is written. Either way the answer is written in chunks as the
+ * connection takes them, so a feed of many megabytes holds little memory beyond the catalogue's own.
  */
 export function pluginRepositoryAnswer(selection: FeedSelection, gzip: boolean): FeedAnswer {
-  const parts: Part[] = [{ kind: 'text', part: DOCUMENT_START }];
+  const parts: Part[] = [DOCUMENT_START];
+  const categories = createHash('sha1');
   for (const group of selection.groups) {
-    parts.push({ kind: 'text', part: textPart(`<category name="${escapeXml(group.category)}">\n`) });
-    for (const item of group.items) parts.push({ kind: 'item', item });
-    parts.push({ kind: 'text', part: CATEGORY_END });
+    parts.push(textPart(`<category name="${escapeXml(group.category)}">\n`));
+    categories.update(`${group.category}\n`);
+    for (const item of group.items) parts.push(item);
+    parts.push(CATEGORY_END);
   }
-  parts.push({ kind: 'text', part: DOCUMENT_END });
+  parts.push(DOCUMENT_END);
 
-  // One pass for the length, the CRC of the text and the ETag (the fragments' digests and live numbers).
-  const fingerprint = createHash('sha1');
+  // One pass for the length and CRC of the text, and the ETag: the parts' CRCs and lengths (each item's
+  // covers its fragment and its live numbers) and the category names.
+  const fingerprint = new Uint32Array(parts.length * 2);
   let crc = 0;
   let textLength = 0;
   let deflatedLength = 0;
-  for (const entry of parts) {
-    if (entry.kind === 'text') {
-      const { part } = entry;
-      crc = combineCrc(crc, part.crc, crcShift(part.length));
-      textLength += part.length;
-      deflatedLength += part.deflated.length;
-      fingerprint.update(part.text);
-    } else {
-      const { item } = entry;
-      crc = combineCrc(crc, item.crc, item.shift);
-      textLength += item.length;
-      deflatedLength += item.head.deflated.length + item.fragment.deflated.length + item.tail.deflated.length;
-      fingerprint.update(`${item.digest} ${item.downloads} ${item.rating}\n`);
-    }
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index]!;
+    crc = combineCrc(crc, part.crc, isItem(part) ? part.shift : crcShift(part.length));
+    textLength += part.length;
+    deflatedLength += part.deflated.length;
+    fingerprint[index * 2] = part.crc;
+    fingerprint[index * 2 + 1] = part.length;
   }
-  const hash = fingerprint.digest('base64url');
+  const hash = createHash('sha1').update(fingerprint).update(categories.digest()).digest('base64url');
   if (gzip) {
     const trailer = gzipTrailer(crc, textLength);
+    const buffers = [GZIP_HEADER, ...parts.map((part) => part.deflated), FINAL_BLOCK, trailer];
     return {
       length: GZIP_HEADER.length + deflatedLength + FINAL_BLOCK.length + trailer.length,
       etag: `"${hash}-gzip"`,
-      body: () => Readable.from(chunked(gzipBuffers(parts, trailer))),
+      body: () => new ChunkedBody(buffers.length, (index) => buffers[index]!),
     };
   }
-  return { length: textLength, etag: `"${hash}"`, body: () => Readable.from(chunked(plainBuffers(parts))) };
+  return {
+    length: textLength,
+    etag: `"${hash}"`,
+    body: () =>
+      new ChunkedBody(parts.length, (index) => {
+        const part = parts[index]!;
+        return isItem(part)
+          ? Buffer.concat([part.head.text, inflatePiece(part.fragment), part.tail.text])
+          : part.text;
+      }),
+  };
 }
 
-function* gzipBuffers(parts: readonly Part[], trailer: Buffer): Generator<Buffer> {
-  yield GZIP_HEADER;
-  for (const entry of parts) {
-    if (entry.kind === 'text') {
-      yield entry.part.deflated;
-    } else {
-      yield entry.item.head.deflated;
-      yield entry.item.fragment.deflated;
-      yield entry.item.tail.deflated;
-    }
-  }
-  yield FINAL_BLOCK;
-  yield trailer;
-}
+/**
+ * A body made of many small buffers, sent in chunks of about CHUNK_BYTES as the connection asks for more:
+ * only the chunk being written is held besides the buffers themselves.
+ */
+class ChunkedBody extends Readable {
+  private next = 0;
 
-function* plainBuffers(parts: readonly Part[]): Generator<Buffer> {
-  for (const entry of parts) {
-    if (entry.kind === 'text') {
-      yield entry.part.text;
-    } else {
-      yield entry.item.head.text;
-      yield inflatePiece(entry.item.fragment);
-      yield entry.item.tail.text;
-    }
+  constructor(
+    private readonly count: number,
+    private readonly buffer: (index: number) => Buffer,
+  ) {
+    super();
   }
-}
 
-/** Joins small buffers into chunks of about CHUNK_BYTES, produced only as the reader asks for them. */
-function* chunked(buffers: Iterable<Buffer>): Generator<Buffer> {
-  let pending: Buffer[] = [];
-  let size = 0;
-  for (const buffer of buffers) {
-    pending.push(buffer);
-    size += buffer.length;
-    if (size >= CHUNK_BYTES) {
-      yield Buffer.concat(pending, size);
-      pending = [];
-      size = 0;
+  override _read(): void {
+    const pending: Buffer[] = [];
+    let size = 0;
+    while (this.next < this.count && size < CHUNK_BYTES) {
+      const buffer = this.buffer(this.next++);
+      pending.push(buffer);
+      size += buffer.length;
     }
+    if (size > 0) this.push(Buffer.concat(pending, size));
+    if (this.next >= this.count) this.push(null);
   }
-  if (size > 0) yield Buffer.concat(pending, size);
 }

@@ -39,11 +39,12 @@ export interface FeedItem {
   head: StoredPiece;
   fragment: DeflatedPiece;
   tail: StoredPiece;
+  /** The whole element compressed: head, fragment and tail one after another. */
+  deflated: Buffer;
   /** CRC-32 and length of the whole element's text, and the CRC shift over that length. */
   crc: number;
   length: number;
   shift: number;
-  digest: string;
 }
 
 /** The items of one answer in feed order, grouped by category. */
@@ -80,6 +81,19 @@ interface FeedChanges {
 /** Fragments rendered by this process, written to the database in batches of this many. */
 const PERSIST_BATCH = 200;
 
+/**
+ * The one copy of each short string the selection compares (families, products, channels, categories):
+ * strings that come from the driver are compared character by character, the same copy by reference, which
+ * makes a pass over the whole catalogue several times faster.
+ */
+const interned = new Map<string, string>();
+function intern<T extends string>(text: T): T {
+  const known = interned.get(text);
+  if (known !== undefined) return known as T;
+  interned.set(text, text);
+  return text;
+}
+
 function components(text: string): number[] {
   return text.slice(1, -1).split(',').map(Number);
 }
@@ -97,8 +111,11 @@ function toBuffer(bytes: Uint8Array): Buffer {
  */
 export class IdeFeedStore extends CatalogueFollower<FeedChanges> {
   private plugins = new Map<number, FeedPlugin>();
-  /** Plugins in feed order (category, then id); rebuilt when a plugin comes, goes or changes category. */
-  private ordered: FeedPlugin[] | undefined;
+  /**
+   * Each family's plugins in feed order (category, then id); made again when a plugin comes, goes or changes
+   * category.
+   */
+  private ordered: Map<ProductFamily, FeedPlugin[]> | undefined;
   private persisting: Promise<void> = Promise.resolve();
 
   constructor(
@@ -116,23 +133,28 @@ export class IdeFeedStore extends CatalogueFollower<FeedChanges> {
    */
   async select(ide: IdeBuild, channel: string, xmlIds?: ReadonlySet<string>): Promise<FeedSelection> {
     await this.upToDate();
-    this.ordered ??= [...this.plugins.values()].sort(
-      (a, b) => a.category.localeCompare(b.category) || a.id - b.id,
-    );
+    this.ordered ??= orderByFamily(this.plugins.values());
+    // Channels are compared by reference (see intern); one no version is in has nothing to offer.
+    const wanted = interned.get(channel);
+    if (wanted === undefined) return { groups: [] };
     const family = familyOfIde(ide);
     const productKey = ide.product?.key;
     const build = ide.build.components;
     const groups: FeedSelection['groups'] = [];
-    for (const plugin of this.ordered) {
-      if (plugin.family !== family) continue;
+    for (const plugin of this.ordered.get(family) ?? []) {
       if (xmlIds && !xmlIds.has(plugin.xmlId)) continue;
       if (productKey && plugin.products.length > 0 && !plugin.products.includes(productKey)) continue;
-      const version = plugin.versions.find(
-        (candidate) =>
-          candidate.channel === channel &&
+      let version: FeedVersion | undefined;
+      for (const candidate of plugin.versions) {
+        if (
+          candidate.channel === wanted &&
           compareBuildComponents(candidate.since, build) <= 0 &&
-          (candidate.until === null || compareBuildComponents(build, candidate.until) <= 0),
-      );
+          (candidate.until === null || compareBuildComponents(build, candidate.until) <= 0)
+        ) {
+          version = candidate;
+          break;
+        }
+      }
       if (!version) continue;
       const last = groups.at(-1);
       const item = liveItem(plugin, version);
@@ -210,9 +232,9 @@ export class IdeFeedStore extends CatalogueFollower<FeedChanges> {
         plugin = {
           id: row.plugin_id,
           xmlId: row.xml_id,
-          family: row.family,
-          products: row.products,
-          category: row.category ?? 'Uncategorized',
+          family: intern(row.family),
+          products: row.products.map(intern),
+          category: intern(row.category ?? 'Uncategorized'),
           downloads: row.downloads,
           rating: row.rating_mean,
           versions: [],
@@ -233,7 +255,7 @@ export class IdeFeedStore extends CatalogueFollower<FeedChanges> {
       }
       plugin.versions.push({
         id: row.version_id,
-        channel: row.channel,
+        channel: intern(row.channel),
         since: components(row.since_components),
         until: row.until_components === null ? null : components(row.until_components),
         digest: row.digest,
@@ -250,7 +272,11 @@ export class IdeFeedStore extends CatalogueFollower<FeedChanges> {
     }
     this.plugins = plugins;
     if (reordered) this.ordered = undefined;
-    else if (this.ordered) this.ordered = this.ordered.map((plugin) => plugins.get(plugin.id)!);
+    else if (this.ordered) {
+      for (const list of this.ordered.values()) {
+        for (let index = 0; index < list.length; index++) list[index] = plugins.get(list[index]!.id)!;
+      }
+    }
     if (rendered.length > 0) {
       this.persisting = this.persisting.then(() => this.persist(rendered)).catch(this.onError);
     }
@@ -278,6 +304,20 @@ export class IdeFeedStore extends CatalogueFollower<FeedChanges> {
   }
 }
 
+/** Plugins by family, each list in feed order: by category, then by id. */
+function orderByFamily(plugins: Iterable<FeedPlugin>): Map<ProductFamily, FeedPlugin[]> {
+  const byFamily = new Map<ProductFamily, FeedPlugin[]>();
+  for (const plugin of plugins) {
+    const list = byFamily.get(plugin.family);
+    if (list) list.push(plugin);
+    else byFamily.set(plugin.family, [plugin]);
+  }
+  for (const list of byFamily.values()) {
+    list.sort((a, b) => a.category.localeCompare(b.category) || a.id - b.id);
+  }
+  return byFamily;
+}
+
 /** The version's element for the plugin's current numbers (kept until the numbers change). */
 function liveItem(plugin: FeedPlugin, version: FeedVersion): FeedItem {
   const live = version.live;
@@ -297,10 +337,10 @@ function liveItem(plugin: FeedPlugin, version: FeedVersion): FeedItem {
     head,
     fragment,
     tail,
+    deflated: Buffer.concat([head.deflated, fragment.deflated, tail.deflated]),
     crc,
     length,
     shift: crcShift(length),
-    digest: version.digest,
   };
   return version.live;
 }
