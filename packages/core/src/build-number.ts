@@ -146,11 +146,13 @@ export function isCompatibleBuild(
   if (ideBuild === undefined) return false;
   if (!isBlank(since)) {
     const lower = parseBuildNumber(since);
-    if (lower === undefined || compareBuildComponents(lower.components, ideBuild.components) > 0) return false;
+    if (lower === undefined || compareBuildComponents(lower.components, ideBuild.components) > 0)
+      return false;
   }
   if (!isBlank(until)) {
     const upper = parseUntilBuild(until);
-    if (upper === undefined || compareBuildComponents(ideBuild.components, upper.components) > 0) return false;
+    if (upper === undefined || compareBuildComponents(ideBuild.components, upper.components) > 0)
+      return false;
   }
   return true;
 }

@@ -6,9 +6,10 @@ import social from './api/social';
 import home from './home';
 import downloads from './ide/downloads';
 import feeds from './ide/feeds';
+import marketplaceHost from './ide/marketplace-host';
 import statistics from './statistics';
 
-/** Every HTTP route of the read API, the IDE feeds and downloads. */
+/** Every HTTP route of the read API, the IDE feeds and downloads, and the IDE's marketplace client API. */
 export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(home);
   await app.register(plugins);
@@ -18,4 +19,5 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(statistics);
   await app.register(feeds);
   await app.register(downloads);
+  await app.register(marketplaceHost);
 }

@@ -214,6 +214,18 @@ describe('the repository feed as the IDE fetches it', () => {
     }
   });
 
+  it('finds the plugin that provides a missing dependency, as the IDE asks with {module, build}', async () => {
+    const response = await fetch(`${origin}/api/search/compatibleUpdates`, {
+      method: 'POST',
+      headers: { ...IDE_HEADERS, 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify({ module: GIT, build: 'IU-241.14494.240' }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual([
+      { id: VERSIONS.gitToolbox241, pluginId: PLUGINS.gitToolbox, pluginXmlId: GIT, version: '2.0' },
+    ]);
+  });
+
   it('leaves out a plugin as soon as it is hidden through the API', async () => {
     await context.db.execute(sql`UPDATE plugins SET hidden = true WHERE id = ${PLUGINS.darculaTheme}`);
     context.app.catalogueChanged();

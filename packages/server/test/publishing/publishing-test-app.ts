@@ -11,6 +11,9 @@ import { createLocalUser, type UserRow } from '../../src/auth/users';
 import { loadConfig, type Config } from '../../src/config';
 import type { Database } from '../../src/db/client';
 import { plugins, tags, vendors } from '../../src/db/schema';
+import { AnswerCache } from '../../src/plugins/app/answer-cache';
+import caching from '../../src/plugins/app/caching';
+import catalogueSearch from '../../src/plugins/app/catalogue-search';
 import errorHandling from '../../src/plugins/app/errors';
 import services from '../../src/plugins/app/services';
 import publishing, { type PublishingOptions } from '../../src/publishing';
@@ -29,7 +32,8 @@ export interface PublishingTestApp {
 }
 
 /**
- * The server's plugin tree as buildApp assembles it (errors, services, sign-in, read routes and feeds) with
+ * The server's plugin tree as buildApp assembles it (errors, services, caching, the catalogue's search index
+ * and IDE feed, sign-in, read routes and feeds) with
  * publishing registered under the test's options, on a fresh database and data directory.
  */
 export async function buildPublishingTestApp(
@@ -51,6 +55,9 @@ export async function buildPublishingTestApp(
   const app = Fastify({ logger: process.env.PUBLISHING_TEST_LOG ? { level: 'warn' } : false });
   await app.register(errorHandling);
   await app.register(services, { database: testDatabase.database, fileStore, config });
+  // No answer is replayed (RESPONSE_CACHE_MS=0); the search index and the IDE feed follow every write.
+  await app.register(caching, { answers: new AnswerCache(0, config.cacheMaxAgeSeconds) });
+  await app.register(catalogueSearch);
   await app.register(authPlugin, { database: testDatabase.database, config: config.auth });
   await app.register(routes);
   await app.register(publishing, { sweepIntervalMs: 0, ...options });

@@ -145,10 +145,11 @@ const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     body: CompatibleUpdatesBody,
     response: { 200: CompatibleUpdatesResult, 400: ErrorBody },
   };
-  async function compatibleUpdates(body: { build: string; pluginXMLIds: string[]; channel: string }) {
+  async function compatibleUpdates(body: CompatibleUpdatesBody) {
+    const xmlIds = body.module === undefined ? body.pluginXMLIds : [...body.pluginXMLIds, body.module];
     const rows = await newestCompatibleVersions(app.db, readIdeBuild(body.build), {
       channel: body.channel,
-      xmlIds: body.pluginXMLIds,
+      xmlIds,
     });
     return rows.map((row) => ({
       id: row.id,
