@@ -57,7 +57,12 @@ describe('the React host example', () => {
   });
 
   it('renders the card and installs through the elements, and the app hears the outcome', async () => {
-    ide = await startIdeSimulator({ port: 63342, plugins: { [items.plugin.xmlId]: true } });
+    // The host page is not on localhost: the IDE asks its user about it, who says yes at once here.
+    ide = await startIdeSimulator({
+      port: 63342,
+      plugins: { [items.plugin.xmlId]: true },
+      untrustedOrigins: 'accept',
+    });
     const { page, errors } = await openPage(browser);
     await page.goto(`http://${HOST_PAGE_HOST}:${app.port}/?plugin=${items.plugin.id}`);
     const name = page.locator('mp-plugin-card .mp-card__name');

@@ -1,5 +1,5 @@
 import { installFailureToast, installSuccessToast } from '@marketplace/core';
-import { startIdeSimulator } from '@marketplace/ide-simulator';
+import { startIdeSimulator, TRUST_ANSWER_REMEMBERED_MS } from '@marketplace/ide-simulator';
 import type { IdeSimulator } from '@marketplace/ide-simulator';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,9 @@ import { examplesDir } from '../support/paths';
  * The script-tag example (examples/script-tag) in Chromium, on a third-party host name, with the SDK served
  * from next to the marketplace and the real server behind it, and the IDE simulator as the visitor's IDE.
  */
+
+/** What the install buttons say while the IDE asks its user whether to trust the page (ui's CONFIRM_IN_IDE). */
+const CONFIRM_IN_IDE = 'Confirm in your IDE';
 describe('the script-tag example page', () => {
   let marketplace: RunningMarketplace;
   let examples: RunningHttpServer;
@@ -125,13 +128,17 @@ describe('the script-tag example page', () => {
     await page.context().close();
   });
 
-  it('installs into the running IDE and shows the success toast with its name', async () => {
+  it('says "Confirm in your IDE" while the IDE asks whether to trust the page, then installs with the success toast', async () => {
     ide = await startIdeSimulator({
       port: 63342,
       name: 'IntelliJ IDEA 2025.2',
       plugins: { [items.plugin.xmlId]: true },
     });
     const { page, errors } = await openExample();
+    // The page is not on localhost: the IDE holds its answers while it asks its user about the page.
+    await page.locator('mp-install-button').getByRole('button', { name: CONFIRM_IN_IDE }).waitFor();
+    expect(ide.pendingConfirmations()).toMatchObject([{ host: HOST_PAGE_HOST }]);
+    ide.confirmPending(true);
     const button = page.locator('mp-install-button').getByRole('button', { name: `Install to ${ide.name}` });
     await button.click();
     const toast = page.locator('mp-install-button').getByRole('status');
@@ -147,19 +154,27 @@ describe('the script-tag example page', () => {
     await page.context().close();
   });
 
-  it('shows the failure toast when the IDE refuses the page', async () => {
+  it('shows the failure toast when the visitor refuses the page in the IDE', async () => {
+    // The simulator's clock alone, to let the IDE forget an answer.
+    let now = Date.now();
     ide = await startIdeSimulator({
       port: 63342,
       name: 'PyCharm 2025.2',
       buildNumber: 'PY-252.23892.415',
       plugins: { [items.plugin.xmlId]: true },
-      untrustedOrigins: 'refuse',
+      now: () => now,
     });
     const { page } = await openExample();
-    await page
-      .locator('mp-install-button')
-      .getByRole('button', { name: `Install to ${ide.name}` })
-      .click();
+    const installButton = page.locator('mp-install-button');
+    await installButton.getByRole('button', { name: CONFIRM_IN_IDE }).waitFor();
+    ide.confirmPending(true);
+    const button = installButton.getByRole('button', { name: `Install to ${ide.name}` });
+    await button.waitFor();
+    // A day later the IDE has forgotten that answer and asks again when the install comes; the visitor says no.
+    now += TRUST_ANSWER_REMEMBERED_MS;
+    await button.click();
+    await installButton.getByRole('button', { name: CONFIRM_IN_IDE }).waitFor();
+    ide.confirmPending(false);
     // The failure toast: an error toast (it stays until closed) with the spec's title and sentence, then why.
     const alert = page.locator('mp-install-button').getByRole('alert');
     await alert.waitFor();

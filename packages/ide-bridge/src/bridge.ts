@@ -19,6 +19,19 @@ import type { LocalNetworkPermission, LocalNetworkPermissionSource } from './per
 import { callIde, parseJson, unexpectedAnswer } from './transport';
 import type { FetchFunction, IdeTarget, TransportDependencies } from './transport';
 
+/**
+ * How long a request to the IDE may stay unanswered before the visitor is told that the IDE is asking
+ * whether to trust this page: the IDE answers at once otherwise, so a second is plenty.
+ */
+export const CONFIRMATION_NOTICE_MS = 1_000;
+
+/**
+ * How long the bridge waits for the visitor to answer the IDE's "trust this host?" dialog. The IDE holds its
+ * answer while the dialog is open and sets no limit of its own; two minutes leave time to switch to the IDE,
+ * read the question and answer it, while a page left alone does not keep a request open for ever.
+ */
+export const IDE_CONFIRMATION_TIMEOUT_MS = 120_000;
+
 /** A course launched from a learning management system (`/api/edu/lti`). */
 export interface LtiLaunch {
   marketplaceCourseId: number;
@@ -38,8 +51,13 @@ export interface IdeBridgeOptions {
   scan?: ScanStrategy;
   /** How long one discovery probe may take before its port counts as failed. Default 1000 ms. */
   probeTimeoutMs?: number;
-  /** How long an install, compatibility or course call may take. Default 10 000 ms. */
+  /** How long a compatibility or course call may take. Default 10 000 ms. */
   requestTimeoutMs?: number;
+  /**
+   * How long an install request, or a discovery probe the IDE holds, may wait for the visitor to answer the
+   * IDE's "trust this host?" dialog. Default {@link IDE_CONFIRMATION_TIMEOUT_MS}.
+   */
+  confirmationTimeoutMs?: number;
   /**
    * Local Network Access: where the permission state comes from. Default: the browser's Permissions API
    * ('unsupported' outside Chromium, where requests simply go out). `false` ignores the permission.
@@ -55,6 +73,19 @@ export interface FindRunningIdesOptions {
    * Network Access. Without it, a scan that would ask is not made and the answer is an empty list.
    */
   userGesture?: boolean;
+  /**
+   * When an IDE is asking its user whether to trust this page (a search rejected with 'awaiting-confirmation'),
+   * wait for the answer, at most the confirmation timeout, then look again.
+   */
+  waitForConfirmation?: boolean;
+}
+
+export interface InstallOptions {
+  /**
+   * Called when the IDE has not answered within {@link CONFIRMATION_NOTICE_MS}: it is asking its user
+   * whether to trust this page, and answers once they reply (the install then goes on, or is refused).
+   */
+  onAwaitingConfirmation?: () => void;
 }
 
 /** What subscribers are told, each time it changes. */
@@ -75,8 +106,11 @@ export interface IdeBridge {
   /** Whether the browser lets the bridge reach the IDEs, would ask first, or has no such permission. */
   localNetworkPermission(): Promise<LocalNetworkPermission>;
   // Every call to an IDE takes the IDE first: one that findRunningIdes() found, or any core `RunningIde`.
-  /** Asks the IDE to install the plugin (the IDE shows its own dialog). A failure clears the caches. */
-  installPlugin(ide: RunningIde, pluginId: string): Promise<void>;
+  /**
+   * Asks the IDE to install the plugin (the IDE shows its own dialog). While the IDE asks its user whether to
+   * trust this page, waits for the answer (at most the confirmation timeout). A failure clears the caches.
+   */
+  installPlugin(ide: RunningIde, pluginId: string, options?: InstallOptions): Promise<void>;
   /** Each plugin id the IDE knows, with whether it is compatible (cached for 60 s); unknown ids are absent. */
   checkCompatibility(ide: RunningIde, pluginIds: readonly string[]): Promise<ReadonlyMap<string, boolean>>;
   /** Whether the IDE knows the plugin and it is compatible; the same cached answers as `checkCompatibility`. */
@@ -156,9 +190,20 @@ function sameUpdate(a: RunningIdesUpdate | undefined, b: RunningIdesUpdate): boo
   return true;
 }
 
-/** When no IDE was found, a port that answered 429 or 403 explains why better than "none running". */
+/**
+ * When no IDE was found, a port that holds its answer (an IDE asking its user), answered 429 or 403
+ * explains why better than "none running".
+ */
 function discoveryError(results: readonly ProbeResult[]): IdeBridgeError | undefined {
   const failures = results.map((result) => (result.ide ? undefined : result));
+  const asking = failures.find((result) => result?.failure === 'awaiting-confirmation');
+  if (asking) {
+    return new IdeBridgeError(
+      'awaiting-confirmation',
+      ideBridgeMessages.awaitingConfirmation(`The IDE on port ${asking.port}`),
+      { port: asking.port },
+    );
+  }
   const rateLimited = failures.find((result) => result?.failure === 'rate-limited');
   if (rateLimited) {
     return new IdeBridgeError(
@@ -186,6 +231,7 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
   const range = resolveRange(options.ports);
   const probeTimeoutMs = options.probeTimeoutMs ?? 1_000;
   const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
+  const confirmationTimeoutMs = options.confirmationTimeoutMs ?? IDE_CONFIRMATION_TIMEOUT_MS;
   const permission: LocalNetworkPermissionSource =
     options.permission === false
       ? () => Promise.resolve('unsupported')
@@ -226,25 +272,47 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
 
   const isFresh = (at: number) => clock.now() - at < IDE_CACHE_TTL_MS;
 
+  // Ports whose IDE held a probe past the probe timeout, asking its user whether to trust this page: the
+  // probe goes on in the background, and settles the promise when the IDE answers or the wait ends.
+  const confirmations = new Map<number, Promise<void>>();
+
+  /** One port's probe: its answer within the probe timeout, else 'awaiting-confirmation' while it is held. */
+  const probe = (port: number): Promise<ProbeResult> => {
+    if (confirmations.has(port)) return Promise.resolve({ port, failure: 'awaiting-confirmation' });
+    return new Promise((resolve) => {
+      let answered: (() => void) | undefined;
+      const notice = clock.setTimeout(() => {
+        confirmations.set(port, new Promise((settle) => (answered = settle)));
+        resolve({ port, failure: 'awaiting-confirmation' });
+      }, probeTimeoutMs);
+      void probePort(transport, port, Math.max(probeTimeoutMs, confirmationTimeoutMs)).then((result) => {
+        clock.clearTimeout(notice);
+        if (!answered) return resolve(result);
+        confirmations.delete(port);
+        // The visitor answered the IDE: what the page knew about its IDEs is out of date.
+        if (result.ide || result.failure === 'refused') clearCache();
+        answered();
+      });
+    });
+  };
+
   const scanNow = (): Promise<DiscoveredIde[]> => {
     if (runningScan) return runningScan;
     const generation = cacheGeneration;
-    const thisScan = scan(range, (port) => probePort(transport, port, probeTimeoutMs)).then(
-      async (results) => {
-        const ides = results.flatMap((result) => (result.ide ? [result.ide] : []));
-        if (ides.length === 0) {
-          const error = discoveryError(results);
-          if (error) throw error;
-          // Asked after the scan: the visitor may just have answered the browser's prompt with "block".
-          const nothingAnswered = results.every((result) => !result.ide && result.failure === 'closed');
-          if (nothingAnswered && !transport.reachability.anyAnswer && (await permission()) === 'denied') {
-            throw new IdeBridgeError('permission-denied', ideBridgeMessages.permissionDenied());
-          }
+    const thisScan = scan(range, probe).then(async (results) => {
+      const ides = results.flatMap((result) => (result.ide ? [result.ide] : []));
+      if (ides.length === 0) {
+        const error = discoveryError(results);
+        if (error) throw error;
+        // Asked after the scan: the visitor may just have answered the browser's prompt with "block".
+        const nothingAnswered = results.every((result) => !result.ide && result.failure === 'closed');
+        if (nothingAnswered && !transport.reachability.anyAnswer && (await permission()) === 'denied') {
+          throw new IdeBridgeError('permission-denied', ideBridgeMessages.permissionDenied());
         }
-        if (generation === cacheGeneration) ideList = { ides, at: clock.now() };
-        return ides;
-      },
-    );
+      }
+      if (generation === cacheGeneration) ideList = { ides, at: clock.now() };
+      return ides;
+    });
     runningScan = thisScan;
     const forget = () => {
       if (runningScan === thisScan) runningScan = undefined;
@@ -254,6 +322,10 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
   };
 
   async function findRunningIdes(findOptions: FindRunningIdesOptions = {}): Promise<DiscoveredIde[]> {
+    if (findOptions.waitForConfirmation && confirmations.size > 0) {
+      await Promise.all(confirmations.values());
+      findOptions = { ...findOptions, force: true };
+    }
     if (!findOptions.force && ideList && isFresh(ideList.at)) return [...ideList.ides];
     const state = await permission();
     // 'denied' does not stop the scan: a blocked request fails at once without asking the visitor, and the
@@ -301,22 +373,35 @@ export function createIdeBridge(options: IdeBridgeOptions = {}): IdeBridge {
 
   const targetOf = (ide: RunningIde): IdeTarget => ({ port: ide.port, name: ide.name });
 
-  async function installPlugin(ide: RunningIde, pluginId: string): Promise<void> {
+  async function installPlugin(
+    ide: RunningIde,
+    pluginId: string,
+    installOptions: InstallOptions = {},
+  ): Promise<void> {
     const id = requirePluginId(pluginId);
     const target = targetOf(requireIde(ide));
+    const { onAwaitingConfirmation } = installOptions;
+    // Armed only when someone listens: a timer nobody needs would also move the tests' fake clocks.
+    const notice = onAwaitingConfirmation && clock.setTimeout(onAwaitingConfirmation, CONFIRMATION_NOTICE_MS);
     try {
       const answer = await callIde(
         transport,
         target,
         '/api/installPlugin',
         { action: 'install', pluginId: id },
-        requestTimeoutMs,
+        confirmationTimeoutMs,
+        () =>
+          new IdeBridgeError('confirmation-timeout', ideBridgeMessages.confirmationTimeout(target.name), {
+            port: target.port,
+          }),
       );
       if (answer.status !== 200) throw unexpectedAnswer(target, answer, `HTTP ${answer.status}`);
     } catch (error) {
       // The IDE may have quit or changed: the spec drops what is known about running IDEs.
       clearCache();
       throw error;
+    } finally {
+      if (notice) clock.clearTimeout(notice);
     }
   }
 

@@ -34,7 +34,8 @@ export type ProbeResult =
   | {
       port: number;
       ide?: undefined;
-      failure: 'closed' | 'timeout' | 'refused' | 'rate-limited' | 'not-an-ide';
+      /** 'awaiting-confirmation': no answer within the probe timeout; the IDE may be asking its user. */
+      failure: 'closed' | 'timeout' | 'refused' | 'rate-limited' | 'not-an-ide' | 'awaiting-confirmation';
     };
 
 /**

@@ -6,6 +6,13 @@ export const IDE_BRIDGE_ERROR_KINDS = {
   refused: 'refused',
   /** The IDE answered 429: too many requests this minute. */
   rateLimited: 'rate-limited',
+  /**
+   * An IDE holds its answer while it asks its user whether to trust this page (its "trust this host?"
+   * dialog); the answer comes once they reply in the IDE.
+   */
+  awaitingConfirmation: 'awaiting-confirmation',
+  /** Nobody answered the IDE's "trust this host?" question in time: the IDE is running, and still asking. */
+  confirmationTimeout: 'confirmation-timeout',
   /** The browser does not let this page reach the visitor's machine (Local Network Access denied). */
   permissionDenied: 'permission-denied',
   /** The request failed another way: timeout, an answer no IDE gives. */
@@ -54,6 +61,10 @@ export const ideBridgeMessages = {
   permissionDenied: () =>
     'Your browser does not allow this page to reach applications on your computer. Allow local network ' +
     "access in the site's settings, or install from the plugin page.",
+  awaitingConfirmation: (ideName: string) =>
+    `${ideName} is asking whether to trust this site. Answer it in the IDE.`,
+  confirmationTimeout: (ideName: string) =>
+    `${ideName} is still asking whether to trust this site. Answer it in the IDE, then try again.`,
   timeout: (ideName: string, ms: number) => `${ideName} did not answer within ${ms} ms.`,
   unexpected: (ideName: string, what: string) => `${ideName} gave an unexpected answer: ${what}.`,
 } as const;

@@ -1,8 +1,9 @@
-export { createIdeBridge } from './bridge';
+export { CONFIRMATION_NOTICE_MS, createIdeBridge, IDE_CONFIRMATION_TIMEOUT_MS } from './bridge';
 export type {
   FindRunningIdesOptions,
   IdeBridge,
   IdeBridgeOptions,
+  InstallOptions,
   LtiLaunch,
   RunningIdesListener,
   RunningIdesUpdate,

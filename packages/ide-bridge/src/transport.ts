@@ -90,12 +90,12 @@ export async function callIde(
   path: string,
   query: Record<string, string | undefined>,
   timeoutMs: number,
+  timeoutError = () =>
+    new IdeBridgeError('network', ideBridgeMessages.timeout(target.name, timeoutMs), { port: target.port }),
 ): Promise<IdeAnswer> {
   const answer = await getFromIde(dependencies, target.port, path, query, timeoutMs);
   const details = { port: target.port };
-  if (answer === 'timeout') {
-    throw new IdeBridgeError('network', ideBridgeMessages.timeout(target.name, timeoutMs), details);
-  }
+  if (answer === 'timeout') throw timeoutError();
   if (answer === 'closed') {
     if (!dependencies.reachability.anyAnswer && (await dependencies.permission()) === 'denied') {
       throw new IdeBridgeError('permission-denied', ideBridgeMessages.permissionDenied(), details);

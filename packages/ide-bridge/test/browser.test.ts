@@ -107,14 +107,14 @@ async function openPage(url: string): Promise<Page> {
   return page;
 }
 
-/** Finds the IDEs from the page, then runs `action` on the first one; answers what happened, as data. */
+/** Finds the IDEs from the page, then installs into the first one; answers what happened, as data. */
 function installFromPage(page: Page, pluginId: string) {
   return page.evaluate(
     async ({ start, pluginId }) => {
       const bridge = window.bridgeModule.createIdeBridge({ ports: { start } });
-      const [ide] = await bridge.findRunningIdes({ userGesture: true });
-      if (!ide) return { outcome: 'no IDE found' };
       try {
+        const [ide] = await bridge.findRunningIdes({ userGesture: true });
+        if (!ide) return { outcome: 'no IDE found' };
         await bridge.installPlugin(ide, pluginId);
         return { outcome: 'installed', ide: ide.name, product: ide.productKey };
       } catch (error) {
@@ -153,8 +153,34 @@ describe('in Chromium', { timeout: 30_000 }, () => {
     });
   });
 
+  it('from another site, waits while the IDE asks whether to trust it, then installs once the visitor says yes', async () => {
+    const simulator = await runIde();
+    const page = await openPage(sites.other());
+    const firstLook = await page.evaluate(async (start) => {
+      const bridge = window.bridgeModule.createIdeBridge({ ports: { start } });
+      (window as unknown as { bridge: unknown }).bridge = bridge;
+      return bridge.findRunningIdes({ userGesture: true }).then(
+        () => 'found',
+        (error: BridgeModule.IdeBridgeError) => error.kind,
+      );
+    }, ideBase);
+    expect(firstLook).toBe('awaiting-confirmation');
+    expect(simulator.pendingConfirmations()).toMatchObject([{ host: OTHER_SITE, waiting: 1 }]);
+
+    const installed = page.evaluate(async () => {
+      const bridge = (window as unknown as { bridge: BridgeModule.IdeBridge }).bridge;
+      const [ide] = await bridge.findRunningIdes({ waitForConfirmation: true });
+      if (!ide) return 'no IDE found';
+      await bridge.installPlugin(ide, 'com.example.tool');
+      return `installed into ${ide.name}`;
+    });
+    simulator.confirmPending(true);
+    expect(await installed).toBe('installed into IntelliJ IDEA 2025.2');
+    expect(simulator.installedPluginIds()).toEqual(['com.example.tool']);
+  });
+
   it('reports rate limiting (429) from the page', async () => {
-    await runIde({ rateLimitPerMinute: 1 });
+    await runIde({ rateLimitPerMinute: 1, untrustedOrigins: 'accept' });
     const page = await openPage(sites.other());
     expect(await installFromPage(page, 'com.example.tool')).toMatchObject({
       kind: 'rate-limited',
@@ -185,7 +211,7 @@ describe('in Chromium', { timeout: 30_000 }, () => {
   });
 
   it('on a public site, waits for a user gesture while Local Network Access would prompt', async () => {
-    const simulator = await runIde();
+    const simulator = await runIde({ untrustedOrigins: 'accept' });
     const page = await openPage(sites.publicSecure());
     const beforeGesture = await page.evaluate(async (start) => {
       const bridge = window.bridgeModule.createIdeBridge({ ports: { start } });

@@ -53,7 +53,11 @@ describe('install', () => {
   });
 
   it('reports a refusal (403) as refused, not as "no IDE"', async () => {
-    const { simulator, ide } = await runIde({ untrustedOrigins: 'refuse' });
+    const { ides, close } = await startIdes(base, [0], () => ({ untrustedOrigins: 'refuse' }));
+    cleanups.push(close);
+    const [simulator] = ides;
+    if (!simulator) throw new Error('the simulated IDE did not start');
+    const ide = { name: 'IntelliJ IDEA 2025.0', buildNumber: 'IU-252.23892.409', port: base };
     const error = await failureOf(bridge().installPlugin(ide, 'com.example.tool'));
     expect(error).toMatchObject({ kind: 'refused', status: 403, port: base });
     expect(error.message).toContain('idea.api.install.hosts.trusted');

@@ -50,9 +50,17 @@ describe('ports that do not answer', () => {
     await silentPort(base);
     const bridge = createIdeBridge({ ports: { start: base }, permission: false, requestTimeoutMs: 100 });
     const ide = { name: 'GoLand 2025.2', buildNumber: 'GO-252.1', port: base };
-    const error = await bridge.installPlugin(ide, 'a.b').catch((caught: unknown) => caught);
+    const error = await bridge.checkCompatibility(ide, ['a.b']).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(IdeBridgeError);
     expect(error).toMatchObject({ kind: 'network', message: 'GoLand 2025.2 did not answer within 100 ms.' });
+  });
+
+  it('turn an install into a confirmation timeout: an IDE holds its answer while it asks its user', async () => {
+    await silentPort(base);
+    const bridge = createIdeBridge({ ports: { start: base }, permission: false, confirmationTimeoutMs: 300 });
+    const ide = { name: 'GoLand 2025.2', buildNumber: 'GO-252.1', port: base };
+    const error = await bridge.installPlugin(ide, 'a.b').catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ kind: 'confirmation-timeout', port: base });
   });
 });
 
@@ -120,6 +128,8 @@ describe('bad input', () => {
 describe('errors', () => {
   it('carry one of the kinds a UI acts on', () => {
     expect(Object.values(IDE_BRIDGE_ERROR_KINDS).sort()).toEqual([
+      'awaiting-confirmation',
+      'confirmation-timeout',
       'network',
       'no-ide',
       'permission-denied',

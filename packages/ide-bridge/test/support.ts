@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { startIdeSimulator } from '@marketplace/ide-simulator';
 import type { IdeSimulator, IdeSimulatorOptions } from '@marketplace/ide-simulator';
-import type { Clock } from '../src/index';
+import type { Clock, FetchFunction } from '../src/index';
 
 function isPortFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -32,6 +32,9 @@ export async function startIdes(
       startIdeSimulator({
         name: `IntelliJ IDEA 2025.${offset}`,
         buildNumber: 'IU-252.23892.409',
+        // Node's fetch names no page, which the real IDE asks its user about: answer yes at once, unless
+        // a test is about that question (see `fromPage`).
+        untrustedOrigins: 'accept',
         ...options(offset),
         port: base + offset,
       }),
@@ -110,4 +113,10 @@ export async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Pr
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await realDelay(5);
   }
+}
+
+/** A fetch that names `pageOrigin` as the calling page, as a browser on that page does. */
+export function fromPage(pageOrigin: string): FetchFunction {
+  return (input, init) =>
+    fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), Origin: pageOrigin } });
 }

@@ -1,7 +1,8 @@
 // The command behind `pnpm ide-simulator`: starts one IDE stand-in, or several on consecutive ports, and
 // prints the requests they receive until stopped with Ctrl+C.
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { startIdeSimulator } from './simulator';
+import { CONFIRMATIONS_PATH, startIdeSimulator } from './simulator';
 import type { IdeSimulator } from './simulator';
 import { DEFAULT_BUILD_NUMBER, DEFAULT_IDE_NAME } from './options';
 import type { EduToolsOptions, IdeSimulatorOptions, UntrustedOriginPolicy } from './options';
@@ -17,7 +18,10 @@ several IDEs on consecutive ports (a single --name or --build is shared by all o
   --count <n>                number of IDEs when --name/--build are not repeated (default 1)
   --plugin <id>[=false]      a plugin id the IDEs know; "=false" makes it incompatible (repeatable)
   --trusted-host <host>      a host trusted like -Didea.api.install.hosts.trusted (repeatable)
-  --untrusted-origins <p>    accept (as if the user said yes) or refuse (HTTP 403); default accept
+  --untrusted-origins <p>    how the IDE's "trust this host?" question about a page it does not trust is
+                             answered: ask (default, like the real IDE: the request waits until you type
+                             y or n here, or POST ${CONFIRMATIONS_PATH}?answer=yes|no), accept (yes at
+                             once) or refuse (no at once: HTTP 403)
   --edutools <state>         installed, missing (appears after an install), or never (install cancelled)
   --edutools-delay <ms>      how long EduTools takes to appear after an install request (default 3000)
   --course <id>              a course id EduTools can open (repeatable; default: every id)
@@ -89,9 +93,9 @@ function parseCommandLine(argv: string[]): IdeSimulatorOptions[] {
     plugins[match[1]] = match[2] !== 'false';
   }
 
-  const policy = parsed['untrusted-origins'] ?? 'accept';
-  if (policy !== 'accept' && policy !== 'refuse')
-    fail(`--untrusted-origins is accept or refuse, got "${policy}".`);
+  const policy = parsed['untrusted-origins'] ?? 'ask';
+  if (policy !== 'ask' && policy !== 'accept' && policy !== 'refuse')
+    fail(`--untrusted-origins is ask, accept or refuse, got "${policy}".`);
 
   const delay = integerArgument(parsed['edutools-delay'], '--edutools-delay');
   let eduTools: EduToolsOptions;
@@ -129,6 +133,13 @@ function parseCommandLine(argv: string[]): IdeSimulatorOptions[] {
     ...(courseIds ? { courseIds } : {}),
     ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
     ...(installDurationMs === undefined ? {} : { installDurationMs }),
+    onConfirmationRequested: (confirmation) => {
+      const page = confirmation.page ?? 'a page that does not say where it is';
+      console.log(
+        `:${firstPort + index} asks whether to trust ${page} (question ${confirmation.id}): ` +
+          'type y or n and Enter to answer.',
+      );
+    },
     ...(parsed.quiet
       ? {}
       : {
@@ -158,7 +169,26 @@ async function main(): Promise<void> {
   for (const simulator of started) {
     console.log(`${simulator.name} (${simulator.buildNumber}) is listening on ${simulator.url}`);
   }
+  // The IDEs' "trust this host?" questions are answered from the keyboard, the oldest first.
+  const keyboard = createInterface({ input: process.stdin });
+  keyboard.on('line', (line) => {
+    const answer = line.trim().toLowerCase();
+    if (!['y', 'yes', 'n', 'no'].includes(answer)) return;
+    const oldest = started
+      .flatMap((simulator) => simulator.pendingConfirmations().map((question) => ({ simulator, question })))
+      .sort((a, b) => a.question.since - b.question.since)[0];
+    if (!oldest) {
+      console.log('No IDE is asking anything.');
+      return;
+    }
+    const accept = answer.startsWith('y');
+    oldest.simulator.confirmPending(accept, oldest.question.id);
+    console.log(
+      `:${oldest.simulator.port} ${accept ? 'trusts' : 'refuses'} ${oldest.question.page ?? 'it'}.`,
+    );
+  });
   const stop = () => {
+    keyboard.close();
     void closeAll().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);

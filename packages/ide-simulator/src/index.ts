@@ -1,4 +1,4 @@
-export { startIdeSimulator, RECEIVED_REQUESTS_PATH } from './simulator';
+export { startIdeSimulator, CONFIRMATIONS_PATH, RECEIVED_REQUESTS_PATH } from './simulator';
 export type { IdeSimulator } from './simulator';
 export {
   BUILT_IN_TRUSTED_HOSTS,
@@ -6,6 +6,13 @@ export {
   DEFAULT_EDUTOOLS_VERSION,
   DEFAULT_IDE_NAME,
   DEFAULT_RATE_LIMIT_PER_MINUTE,
+  TRUST_ANSWER_REMEMBERED_MS,
   UNTRUSTED_ORIGIN_POLICIES,
 } from './options';
-export type { EduToolsOptions, IdeSimulatorOptions, ReceivedRequest, UntrustedOriginPolicy } from './options';
+export type {
+  EduToolsOptions,
+  IdeSimulatorOptions,
+  PendingConfirmation,
+  ReceivedRequest,
+  UntrustedOriginPolicy,
+} from './options';

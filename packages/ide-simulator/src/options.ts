@@ -1,18 +1,31 @@
 import { parseBuildNumber } from '@marketplace/core';
 
-/** What happens when a page whose origin the IDE does not trust asks it to act (install, open a course). */
-export const UNTRUSTED_ORIGIN_POLICIES = ['accept', 'refuse'] as const;
-/** 'accept': as if the visitor answered yes in the IDE's "trust this host?" dialog; 'refuse': HTTP 403. */
+/**
+ * What the IDE's "trust this host?" dialog answers when a page it does not trust calls `/api/installPlugin`
+ * (or asks EduTools to open a course).
+ */
+export const UNTRUSTED_ORIGIN_POLICIES = ['ask', 'accept', 'refuse'] as const;
+/**
+ * 'ask' (the default, as the real IDE does): the request waits, unanswered, until the question is answered
+ * with `confirmPending()` or `POST /__simulator/confirmations?answer=yes|no`; 'accept': as if the visitor
+ * answered yes at once; 'refuse': as if they answered no (HTTP 403). Answers are remembered like the IDE's.
+ */
 export type UntrustedOriginPolicy = (typeof UNTRUSTED_ORIGIN_POLICIES)[number];
+
+/** The IDE remembers the answer to its "trust this host?" dialog, per scheme and host, for a day. */
+export const TRUST_ANSWER_REMEMBERED_MS = 24 * 60 * 60 * 1000;
 
 /** The IDE's built-in web server answers about 30 requests a minute per remote address. */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 30;
 
 /**
- * Hosts the real IDE trusts without asking when the page is served over https: the vendor's own marketplace
- * hosts. Administrators add more with `-Didea.api.install.hosts.trusted=...`, which `trustedHosts` imitates.
+ * Hosts the real IDE trusts without asking when the page is served from them over https (over plain http
+ * it asks, as for any host): the vendor's own marketplace hosts. Administrators add more with
+ * `-Didea.api.install.hosts.trusted=...`, which `trustedHosts` imitates, with the same https rule.
  */
 export const BUILT_IN_TRUSTED_HOSTS: readonly string[] = [
+  'jetbrains.com',
+  'marketplace.jetbrains.com',
   'plugins.jetbrains.com',
   'package-search.services.jetbrains.com',
   'package-search.jetbrains.com',
@@ -42,7 +55,7 @@ export interface IdeSimulatorOptions {
   plugins?: Readonly<Record<string, boolean>>;
   /** Hosts trusted in addition to the built-in ones, like the JVM option `idea.api.install.hosts.trusted`. */
   trustedHosts?: readonly string[];
-  /** What an origin that is not trusted gets when it asks the IDE to act. Default 'accept'. */
+  /** How the IDE's "trust this host?" dialog is answered for pages it does not trust. Default 'ask'. */
   untrustedOrigins?: UntrustedOriginPolicy;
   /** The EduTools plugin. Default: missing, and installed 3 s after it is requested. */
   eduTools?: EduToolsOptions;
@@ -56,6 +69,22 @@ export interface IdeSimulatorOptions {
   now?: () => number;
   /** Called after each request has been answered (the command prints them). */
   onRequest?: (request: ReceivedRequest) => void;
+  /** Called when the IDE starts asking whether to trust a page (with the 'ask' policy). */
+  onConfirmationRequested?: (confirmation: PendingConfirmation) => void;
+}
+
+/** A "trust this host?" question the IDE is showing, with the requests that wait for its answer. */
+export interface PendingConfirmation {
+  /** Names the question in `confirmPending(answer, id)` and `POST /__simulator/confirmations?id=`. */
+  id: number;
+  /** The page's host the IDE asks about; undefined when the request named no page ("unknown host"). */
+  host: string | undefined;
+  /** The page as the first waiting request named it (Origin, else Referer). */
+  page: string | undefined;
+  /** When the IDE started asking, by the simulator's clock (ms). */
+  since: number;
+  /** How many requests wait for the answer. */
+  waiting: number;
 }
 
 /** A request the simulator received, as it answered it. */
@@ -73,6 +102,8 @@ export interface ReceivedRequest {
   status: number;
   /** Set when an install request was answered 200 but ignored because another install was running. */
   ignored?: true;
+  /** Set when the request waited for the answer to the IDE's "trust this host?" question. */
+  askedToTrust?: true;
 }
 
 export interface ResolvedOptions {
@@ -90,6 +121,7 @@ export interface ResolvedOptions {
   installDurationMs: number;
   now: () => number;
   onRequest: ((request: ReceivedRequest) => void) | undefined;
+  onConfirmationRequested: ((confirmation: PendingConfirmation) => void) | undefined;
 }
 
 export const DEFAULT_IDE_NAME = 'IntelliJ IDEA 2025.2';
@@ -139,9 +171,9 @@ export function resolveOptions(options: IdeSimulatorOptions = {}): ResolvedOptio
     trustedHosts.add(normalized);
   }
 
-  const untrustedOrigins = options.untrustedOrigins ?? 'accept';
+  const untrustedOrigins = options.untrustedOrigins ?? 'ask';
   if (!UNTRUSTED_ORIGIN_POLICIES.includes(untrustedOrigins)) {
-    fail(`untrustedOrigins must be 'accept' or 'refuse', got "${String(untrustedOrigins)}".`);
+    fail(`untrustedOrigins must be 'ask', 'accept' or 'refuse', got "${String(untrustedOrigins)}".`);
   }
 
   const eduToolsOption = options.eduTools ?? { installed: false };
@@ -190,5 +222,6 @@ export function resolveOptions(options: IdeSimulatorOptions = {}): ResolvedOptio
     installDurationMs,
     now: options.now ?? Date.now,
     onRequest: options.onRequest,
+    onConfirmationRequested: options.onConfirmationRequested,
   };
 }

@@ -1,15 +1,22 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { EDU_PLUGIN_XML_ID } from '@marketplace/core';
-import { hostnameOfHostHeader, isLocalhostName, isTrustedPage } from './origin-trust';
-import { resolveOptions } from './options';
-import type { IdeSimulatorOptions, ReceivedRequest, ResolvedOptions } from './options';
+import { hostnameOfHostHeader, isLocalhostName, isLocalPage, pageTrust } from './origin-trust';
+import { resolveOptions, TRUST_ANSWER_REMEMBERED_MS } from './options';
+import type { IdeSimulatorOptions, PendingConfirmation, ReceivedRequest, ResolvedOptions } from './options';
 
 /**
  * A path the real IDE does not have: GET answers the requests received so far as JSON, so that browser tests
  * can see what reached the IDE. It is not rate-limited and not recorded.
  */
 export const RECEIVED_REQUESTS_PATH = '/__simulator/requests';
+
+/**
+ * A path the real IDE does not have, to answer its "trust this host?" dialog from a test or a demo page:
+ * GET lists the questions waiting for an answer; POST `?answer=yes|no[&id=N]` answers the oldest one (or
+ * question N) and responds with it, or 404 when none waits. Not rate-limited and not recorded.
+ */
+export const CONFIRMATIONS_PATH = '/__simulator/confirmations';
 
 const RATE_LIMIT_WINDOW_MS = 60_000;
 
@@ -26,6 +33,14 @@ export interface IdeSimulator {
   clearRequests(): void;
   /** The plugin ids whose installation has finished, EduTools included when it is installed. */
   installedPluginIds(): string[];
+  /** The "trust this host?" questions the IDE is asking (policy 'ask'), oldest first. */
+  pendingConfirmations(): PendingConfirmation[];
+  /**
+   * Answers the oldest question (or the one with `id`) as the visitor would in the IDE's dialog: `true` lets
+   * every request waiting on it through, `false` answers them 403. The answer is remembered for a day, per
+   * scheme and host. Returns the question answered, or undefined when none waits.
+   */
+  confirmPending(accept: boolean, id?: number): PendingConfirmation | undefined;
   /** Stops listening and closes open connections. */
   close(): Promise<void>;
 }
@@ -35,6 +50,7 @@ interface Answer {
   body?: string;
   contentType?: string;
   ignored?: true;
+  askedToTrust?: true;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -48,12 +64,31 @@ function text(status: number, body: string): Answer {
   return { status, body, contentType: TEXT_TYPE };
 }
 
+/** A "trust this host?" question on screen, with the requests that wait for its answer. */
+interface Question {
+  id: number;
+  host: string | undefined;
+  page: string | undefined;
+  /** What the answer is remembered under; undefined for a request that named no page. */
+  key: string | undefined;
+  since: number;
+  waiters: ((trusted: boolean) => void)[];
+}
+
+function viewOf(question: Question): PendingConfirmation {
+  const { id, host, page, since } = question;
+  return { id, host, page, since, waiting: question.waiters.length };
+}
+
 /** The IDE's behaviour, apart from HTTP plumbing; every decision reads the injected clock. */
 class SimulatedIde {
   private readonly rateCounters = new Map<string, { windowStart: number; count: number }>();
   private installBusyUntil = Number.NEGATIVE_INFINITY;
   private readonly installations: { pluginIds: string[]; finishesAt: number }[] = [];
   private eduToolsInstalledAt: number | undefined;
+  private readonly rememberedAnswers = new Map<string, { trusted: boolean; at: number }>();
+  private readonly questions: Question[] = [];
+  private nextQuestionId = 1;
 
   constructor(private readonly options: ResolvedOptions) {
     if (options.eduTools.installed) this.eduToolsInstalledAt = Number.NEGATIVE_INFINITY;
@@ -61,6 +96,70 @@ class SimulatedIde {
 
   clearRateCounters(): void {
     this.rateCounters.clear();
+  }
+
+  pendingConfirmations(): PendingConfirmation[] {
+    return this.questions.map(viewOf);
+  }
+
+  /** Answers the oldest question (or the one with `id`) for every request waiting on it. */
+  confirmPending(trusted: boolean, id?: number): PendingConfirmation | undefined {
+    const index = id === undefined ? 0 : this.questions.findIndex((question) => question.id === id);
+    const question = index < 0 ? undefined : this.questions[index];
+    if (!question) return undefined;
+    this.questions.splice(index, 1);
+    this.remember(question.key, trusted);
+    const view = viewOf(question);
+    for (const waiter of question.waiters) waiter(trusted);
+    return view;
+  }
+
+  /** Forgets the questions on screen when the IDE quits; their requests are never answered. */
+  dropQuestions(): void {
+    this.questions.length = 0;
+  }
+
+  private remember(key: string | undefined, trusted: boolean): void {
+    if (key !== undefined) this.rememberedAnswers.set(key, { trusted, at: this.options.now() });
+  }
+
+  /**
+   * Whether the IDE serves this page: at once when it trusts the page or remembers an answer, else after its
+   * dialog has been answered (the 'ask' policy keeps the request waiting until then).
+   */
+  private trust(origin: string | undefined, referer: string | undefined): boolean | Promise<boolean> {
+    const trust = pageTrust(origin, referer, this.options.trustedHosts);
+    if (trust.trusted) return true;
+    if (trust.key !== undefined) {
+      const remembered = this.rememberedAnswers.get(trust.key);
+      if (remembered && this.options.now() - remembered.at < TRUST_ANSWER_REMEMBERED_MS) {
+        return remembered.trusted;
+      }
+    }
+    const policy = this.options.untrustedOrigins;
+    if (policy !== 'ask') {
+      this.remember(trust.key, policy === 'accept');
+      return policy === 'accept';
+    }
+    return new Promise((resolve) => {
+      // The IDE asks about one host at a time: further requests from that page wait for the same answer.
+      const open =
+        trust.key === undefined ? undefined : this.questions.find((question) => question.key === trust.key);
+      if (open) {
+        open.waiters.push(resolve);
+        return;
+      }
+      const question: Question = {
+        id: this.nextQuestionId++,
+        host: trust.host,
+        page: trust.page,
+        key: trust.key,
+        since: this.options.now(),
+        waiters: [resolve],
+      };
+      this.questions.push(question);
+      this.options.onConfirmationRequested?.(viewOf(question));
+    });
   }
 
   private isEduToolsInstalled(): boolean {
@@ -92,13 +191,13 @@ class SimulatedIde {
     return json({ name: this.options.name, buildNumber: this.options.buildNumber });
   }
 
-  answer(
+  async answer(
     path: string,
     query: URLSearchParams,
-    page: string | undefined,
     origin: string | undefined,
+    referer: string | undefined,
     remoteAddress: string,
-  ): Answer {
+  ): Promise<Answer> {
     const segments = path.split('/').filter((segment) => segment !== '');
     if (segments[0] !== 'api') return text(404, 'Not Found');
     const service = segments[1];
@@ -107,14 +206,25 @@ class SimulatedIde {
     // EduTools' services exist only while the plugin is installed.
     if (isEduService && !this.isEduToolsInstalled()) return text(404, 'Not Found');
 
+    let askedToTrust: true | undefined;
+    const trusted = async () => {
+      const decision = this.trust(origin, referer);
+      if (typeof decision !== 'boolean') askedToTrust = true;
+      return decision;
+    };
+    const withAsked = (answer: Answer): Answer => (askedToTrust ? { ...answer, askedToTrust } : answer);
+
+    if (service === 'installPlugin') {
+      // Every request to this service, looking as well as installing, passes the IDE's trust check first
+      // (its "trust this host?" dialog included), and only then counts against the rate limit.
+      if (!(await trusted())) return withAsked({ status: 403 });
+      if (this.isRateLimited(remoteAddress)) return withAsked(text(429, 'Too Many Requests'));
+      return withAsked(this.installPlugin(query));
+    }
+
     if (this.isRateLimited(remoteAddress)) return text(429, 'Too Many Requests');
-
-    const mayAct = () =>
-      isTrustedPage(page, this.options.trustedHosts) || this.options.untrustedOrigins === 'accept';
-
     if (service === 'about') return this.about(query, origin);
-    if (service === 'installPlugin') return this.installPlugin(query, mayAct);
-    if (segments[2] === 'lti') return this.openLtiCourse(query, mayAct);
+    if (segments[2] === 'lti') return withAsked(await this.openLtiCourse(query, trusted));
     if (segments[3] === 'info') {
       // EduTools sends this JSON with an HTML content type; clients must not rely on the header.
       return {
@@ -123,7 +233,7 @@ class SimulatedIde {
         contentType: 'text/html; charset=utf-8',
       };
     }
-    return this.openCourse(query, mayAct);
+    return withAsked(await this.openCourse(query, trusted));
   }
 
   /** The marketing version from the branch: 252 -> 2025.2. */
@@ -140,14 +250,14 @@ class SimulatedIde {
       baselineVersion,
       buildNumber: buildNumber.slice(buildNumber.indexOf('-') + 1),
     };
-    const isLocalOrigin = origin === undefined || isTrustedPage(origin, new Set());
+    const isLocalOrigin = origin === undefined || isLocalPage(origin);
     if (query.has('more') && isLocalOrigin) {
       Object.assign(about, { vendor: 'JetBrains s.r.o.', productCode, isEAP: false });
     }
     return json(about);
   }
 
-  private installPlugin(query: URLSearchParams, mayAct: () => boolean): Answer {
+  private installPlugin(query: URLSearchParams): Answer {
     const pluginId = query.get('pluginId')?.trim();
     const pluginIdsText = query.get('pluginIds')?.trim();
     if (!pluginId && !pluginIdsText) return this.productInfo();
@@ -170,10 +280,7 @@ class SimulatedIde {
       }
       return json(Object.fromEntries(known.map((id) => [id, this.options.plugins.get(id)])));
     }
-    if (action === 'install') {
-      if (!mayAct()) return { status: 403 };
-      return this.install(pluginIds);
-    }
+    if (action === 'install') return this.install(pluginIds);
     return this.productInfo();
   }
 
@@ -199,17 +306,17 @@ class SimulatedIde {
     return !courseIds || courseIds.has(Number(courseIdText)) ? 'opens' : 'cannot-open';
   }
 
-  private openCourse(query: URLSearchParams, mayAct: () => boolean): Answer {
+  private async openCourse(query: URLSearchParams, mayAct: () => Promise<boolean>): Promise<Answer> {
     const openable = this.courseIsOpenable(query.get('course_id'));
     if (openable === 'unknown-command') return text(400, 'Unknown command');
-    if (!mayAct()) return { status: 403 };
+    if (!(await mayAct())) return { status: 403 };
     return openable === 'opens' ? { status: 200 } : text(404, 'Course not found');
   }
 
-  private openLtiCourse(query: URLSearchParams, mayAct: () => boolean): Answer {
+  private async openLtiCourse(query: URLSearchParams, mayAct: () => Promise<boolean>): Promise<Answer> {
     const openable = this.courseIsOpenable(query.get('marketplace_course_id'));
     if (openable === 'unknown-command') return text(400, 'Unknown command');
-    if (!mayAct()) return { status: 403 };
+    if (!(await mayAct())) return { status: 403 };
     return openable === 'opens' ? { status: 200 } : text(404, 'Course not found');
   }
 }
@@ -269,7 +376,34 @@ export async function startIdeSimulator(options: IdeSimulatorOptions = {}): Prom
   const ide = new SimulatedIde(resolved);
   const requests: ReceivedRequest[] = [];
 
-  const handle = (request: IncomingMessage, response: ServerResponse): void => {
+  const record = (method: string, url: URL, origin: string | undefined, answer: Answer) => {
+    const received: ReceivedRequest = {
+      at: resolved.now(),
+      method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      origin,
+      status: answer.status,
+      ...(answer.ignored ? { ignored: true as const } : {}),
+      ...(answer.askedToTrust ? { askedToTrust: true as const } : {}),
+    };
+    requests.push(received);
+    return received;
+  };
+
+  /** The simulator's own control path; never rate-limited or recorded. */
+  const confirmations = (method: string, query: URLSearchParams): Answer => {
+    if (method === 'GET') return json(ide.pendingConfirmations());
+    if (method !== 'POST') return text(405, 'Use GET to list the questions and POST to answer one.');
+    const answer = query.get('answer');
+    if (answer !== 'yes' && answer !== 'no') return text(400, 'answer must be yes or no.');
+    const idText = query.get('id');
+    if (idText !== null && !/^\d+$/.test(idText)) return text(400, 'id must be a question id.');
+    const answered = ide.confirmPending(answer === 'yes', idText === null ? undefined : Number(idText));
+    return answered ? json(answered) : text(404, 'No question is waiting for an answer.');
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const method = request.method ?? 'GET';
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const origin = headerValue(request, 'origin');
@@ -282,6 +416,9 @@ export async function startIdeSimulator(options: IdeSimulatorOptions = {}): Prom
     } else if (url.pathname === RECEIVED_REQUESTS_PATH && method === 'GET') {
       send(response, method, origin, json(requests));
       return;
+    } else if (url.pathname === CONFIRMATIONS_PATH && method !== 'OPTIONS') {
+      send(response, method, origin, confirmations(method, url.searchParams));
+      return;
     } else if (method === 'OPTIONS') {
       answer = { status: 200 };
       response.setHeader('Access-Control-Allow-Methods', 'GET, HEAD');
@@ -293,31 +430,27 @@ export async function startIdeSimulator(options: IdeSimulatorOptions = {}): Prom
       response.setHeader('Allow', 'GET, HEAD');
       answer = text(405, `The IDE answers only GET and HEAD, not ${method}.`);
     } else {
-      const page = origin ?? headerValue(request, 'referer');
-      answer = ide.answer(url.pathname, url.searchParams, page, origin, request.socket.remoteAddress ?? '');
+      const referer = headerValue(request, 'referer');
+      answer = await ide.answer(
+        url.pathname,
+        url.searchParams,
+        origin,
+        referer,
+        request.socket.remoteAddress ?? '',
+      );
     }
 
-    const received: ReceivedRequest = {
-      at: resolved.now(),
-      method,
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      origin,
-      status: answer.status,
-      ...(answer.ignored ? { ignored: true as const } : {}),
-    };
-    requests.push(received);
-    send(response, method, origin, answer);
+    const received = record(method, url, origin, answer);
+    // A request whose caller gave up while the IDE asked is still answered, to nobody, as the IDE does.
+    if (!response.destroyed) send(response, method, origin, answer);
     resolved.onRequest?.(received);
   };
 
   const server: Server = createServer((request, response) => {
-    try {
-      handle(request, response);
-    } catch (error) {
+    handle(request, response).catch((error: unknown) => {
       console.error('IDE simulator: could not answer a request', error);
       if (!response.headersSent) send(response, 'GET', undefined, text(500, 'Internal error'));
-    }
+    });
   });
   // Probes and the IDE's clients keep connections short; do not let idle sockets hold close() up.
   server.keepAliveTimeout = 1_000;
@@ -352,7 +485,10 @@ export async function startIdeSimulator(options: IdeSimulatorOptions = {}): Prom
       ide.clearRateCounters();
     },
     installedPluginIds: () => ide.installedPluginIds(),
+    pendingConfirmations: () => ide.pendingConfirmations(),
+    confirmPending: (accept, id) => ide.confirmPending(accept, id),
     close() {
+      ide.dropQuestions();
       closed ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();

@@ -3,12 +3,13 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startIdeSimulator } from '../src/index';
+import { get } from './http';
 
 const cliPath = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
 function runCli(args: string[]) {
   return spawn(process.execPath, ['--import', 'tsx', cliPath, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
 }
 
@@ -34,6 +35,8 @@ describe('pnpm ide-simulator', { timeout: 30_000 }, () => {
     const base = await freePortBlock(2);
     const child = runCli([
       ...['--port', String(base), '--plugin', 'com.example.tool', '--plugin', 'com.example.old=false'],
+      // These requests name no page, which the IDE would ask about: answer yes at once.
+      ...['--untrusted-origins', 'accept'],
       ...['--name', 'IntelliJ IDEA 2025.2', '--build', 'IU-252.23892.409'],
       ...['--name', 'PyCharm 2025.2', '--build', 'PY-252.23892.410'],
     ]);
@@ -61,6 +64,33 @@ describe('pnpm ide-simulator', { timeout: 30_000 }, () => {
     }
   });
 
+  it('asks whether to trust another page, like the IDE, and takes the answer from the keyboard', async () => {
+    const port = await freePortBlock(1);
+    const child = runCli(['--port', String(port), '--quiet']);
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      await expect.poll(() => output, { timeout: 10_000 }).toContain('is listening on');
+      const install = get(`http://127.0.0.1:${port}/api/installPlugin?action=install&pluginId=a.b`, {
+        Origin: 'https://blog.example.org',
+      });
+      await expect
+        .poll(() => output, { timeout: 5_000 })
+        .toContain(`:${port} asks whether to trust https://blog.example.org (question 1)`);
+      child.stdin.write('y\n');
+      expect((await install).status).toBe(200);
+      await expect
+        .poll(() => output, { timeout: 5_000 })
+        .toContain(`:${port} trusts https://blog.example.org.`);
+      child.stdin.write('n\n');
+      await expect.poll(() => output, { timeout: 5_000 }).toContain('No IDE is asking anything.');
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  });
+
   it('says which port is taken and exits with status 1', async () => {
     const taken = await startIdeSimulator({ port: 0 });
     try {
@@ -81,6 +111,6 @@ describe('pnpm ide-simulator', { timeout: 30_000 }, () => {
     child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
     const status = await new Promise((resolve) => child.once('exit', resolve));
     expect(status).toBe(2);
-    expect(errors).toContain('--untrusted-origins is accept or refuse, got "maybe"');
+    expect(errors).toContain('--untrusted-origins is ask, accept or refuse, got "maybe"');
   });
 });

@@ -1,14 +1,31 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RECEIVED_REQUESTS_PATH, startIdeSimulator } from '../src/index';
+import {
+  CONFIRMATIONS_PATH,
+  RECEIVED_REQUESTS_PATH,
+  startIdeSimulator,
+  TRUST_ANSWER_REMEMBERED_MS,
+} from '../src/index';
 import type { IdeSimulator, IdeSimulatorOptions } from '../src/index';
 import { get, manualClock } from './http';
+import type { RawAnswer } from './http';
 
 const started: IdeSimulator[] = [];
 
+/**
+ * A simulator for the tests of everything but origin trust, which say their policy themselves. Their
+ * requests name no page, which the real IDE asks about, so its dialog is answered yes at once here.
+ */
 async function start(options: IdeSimulatorOptions = {}): Promise<IdeSimulator> {
-  const simulator = await startIdeSimulator({ port: 0, ...options });
+  const simulator = await startIdeSimulator({ port: 0, untrustedOrigins: 'accept', ...options });
   started.push(simulator);
   return simulator;
+}
+
+/** Whether a request is still waiting after a moment in which any answer would have arrived. */
+async function isStillWaiting(answer: Promise<RawAnswer>): Promise<boolean> {
+  const pending = Symbol('pending');
+  const moment = new Promise((resolve) => setTimeout(() => resolve(pending), 200));
+  return (await Promise.race([answer, moment])) === pending;
 }
 
 afterEach(async () => {
@@ -70,7 +87,7 @@ describe('product information', () => {
 
 describe('CORS', () => {
   it('allows the calling origin with credentials on every answer, errors included', async () => {
-    const ide = await start({ rateLimitPerMinute: 1 });
+    const ide = await start({ rateLimitPerMinute: 1, trustedHosts: ['marketplace.example.com'] });
     const origin = 'https://marketplace.example.com';
     const ok = await get(`${ide.url}/api/installPlugin`, { Origin: origin });
     expect(ok.headers['access-control-allow-origin']).toBe(origin);
@@ -155,39 +172,143 @@ describe('install', () => {
 describe('origin trust', () => {
   const installPath = '/api/installPlugin?action=install&pluginId=com.example.tool';
 
-  it('acts at once for localhost pages, built-in hosts and configured hosts over https', async () => {
-    const ide = await start({ untrustedOrigins: 'refuse', trustedHosts: ['marketplace.example.com'] });
+  it('serves localhost pages over any scheme, and listed hosts over https, without asking', async () => {
+    const ide = await start({ untrustedOrigins: 'ask', trustedHosts: ['marketplace.example.com'] });
     for (const origin of [
       'http://localhost:8080',
       'http://127.0.0.1:5173',
+      'https://localhost:8443',
       'https://plugins.jetbrains.com',
       'https://marketplace.example.com',
     ]) {
       expect((await get(`${ide.url}${installPath}`, { Origin: origin })).status, origin).toBe(200);
     }
+    expect(ide.pendingConfirmations()).toEqual([]);
   });
 
-  it('refuses other origins with 403 when told to, including trusted hosts over plain http', async () => {
+  it('asks about a listed host served over plain http, like any other host', async () => {
+    const ide = await start({ untrustedOrigins: 'ask', trustedHosts: ['marketplace.example.com'] });
+    const answer = get(`${ide.url}${installPath}`, { Origin: 'http://marketplace.example.com' });
+    await expect
+      .poll(() => ide.pendingConfirmations().map((question) => question.host))
+      .toEqual(['marketplace.example.com']);
+    expect(await isStillWaiting(answer)).toBe(true);
+    ide.confirmPending(false);
+    expect((await answer).status).toBe(403);
+  });
+
+  it('by default holds every /api/installPlugin request of another page until the question is answered', async () => {
+    const clock = manualClock();
+    const ide = await startIdeSimulator({ port: 0, now: clock.now, installDurationMs: 0 });
+    started.push(ide);
+    const page = { Origin: 'https://blog.example.org' };
+    const install = get(`${ide.url}${installPath}`, page);
+    await expect
+      .poll(() => ide.pendingConfirmations())
+      .toEqual([
+        { id: 1, host: 'blog.example.org', page: 'https://blog.example.org', since: clock.now(), waiting: 1 },
+      ]);
+    // Looking waits too, for the same question: the IDE asks about the page once.
+    const productInfo = get(`${ide.url}/api/installPlugin`, page);
+    await expect.poll(() => ide.pendingConfirmations()[0]?.waiting).toBe(2);
+    expect(await isStillWaiting(install)).toBe(true);
+    expect(ide.installedPluginIds()).toEqual([]);
+
+    expect(ide.confirmPending(true)).toMatchObject({ id: 1, host: 'blog.example.org', waiting: 2 });
+    expect((await install).status).toBe(200);
+    expect((await productInfo).status).toBe(200);
+    expect(ide.installedPluginIds()).toEqual(['com.example.tool']);
+    expect(ide.requests.map((request) => request.askedToTrust)).toEqual([true, true]);
+
+    // The answer is remembered for a day, for that scheme and host.
+    expect((await get(`${ide.url}/api/installPlugin`, page)).status).toBe(200);
+    clock.advance(TRUST_ANSWER_REMEMBERED_MS);
+    const dayLater = get(`${ide.url}/api/installPlugin`, page);
+    await expect.poll(() => ide.pendingConfirmations()).toHaveLength(1);
+    ide.confirmPending(true);
+    expect((await dayLater).status).toBe(200);
+  });
+
+  it('answers 403 to every request waiting on a refused question, and refuses that page at once afterwards', async () => {
+    const ide = await start({ untrustedOrigins: 'ask' });
+    const page = { Origin: 'http://blog.example.org' };
+    const waiting = [get(`${ide.url}${installPath}`, page), get(`${ide.url}${installPath}`, page)];
+    await expect.poll(() => ide.pendingConfirmations()[0]?.waiting).toBe(2);
+    ide.confirmPending(false);
+    expect((await Promise.all(waiting)).map((answer) => answer.status)).toEqual([403, 403]);
+    expect((await get(`${ide.url}/api/installPlugin`, page)).status).toBe(403);
+    expect(ide.pendingConfirmations()).toEqual([]);
+    expect(ide.installedPluginIds()).toEqual([]);
+  });
+
+  it('asks every time about a request that names no page, and answers a question chosen by id', async () => {
+    const ide = await start({ untrustedOrigins: 'ask' });
+    const first = get(`${ide.url}/api/installPlugin`);
+    const second = get(`${ide.url}/api/installPlugin`, { Origin: 'null' });
+    await expect.poll(() => ide.pendingConfirmations()).toHaveLength(2);
+    const [unknownHost, opaque] = ide.pendingConfirmations();
+    expect(unknownHost).toMatchObject({ host: undefined, page: undefined });
+    expect(opaque).toMatchObject({ host: undefined, page: 'null' });
+    ide.confirmPending(true, opaque?.id);
+    expect((await second).status).toBe(200);
+    expect(await isStillWaiting(first)).toBe(true);
+    ide.confirmPending(true);
+    expect((await first).status).toBe(200);
+    const again = get(`${ide.url}/api/installPlugin`);
+    await expect.poll(() => ide.pendingConfirmations()).toHaveLength(1);
+    expect(ide.confirmPending(false, 999)).toBeUndefined();
+    ide.confirmPending(false);
+    expect((await again).status).toBe(403);
+  });
+
+  it('lists and answers the questions over HTTP, on a path the IDE does not have', async () => {
+    const ide = await start({ untrustedOrigins: 'ask' });
+    const control = `${ide.url}${CONFIRMATIONS_PATH}`;
+    expect((await get(`${control}?answer=yes`, {}, 'POST')).status).toBe(404);
+    const install = get(`${ide.url}${installPath}`, { Origin: 'https://courses.example.edu' });
+    await expect.poll(() => ide.pendingConfirmations()).toHaveLength(1);
+    const listed = await get(control, { Origin: 'http://localhost:3000' });
+    expect(listed.headers['access-control-allow-origin']).toBe('http://localhost:3000');
+    expect(JSON.parse(listed.body)).toEqual([expect.objectContaining({ host: 'courses.example.edu' })]);
+    expect((await get(`${control}?answer=maybe`, {}, 'POST')).status).toBe(400);
+    const answered = await get(`${control}?answer=yes`, {}, 'POST');
+    expect(JSON.parse(answered.body)).toMatchObject({ host: 'courses.example.edu', waiting: 1 });
+    expect((await install).status).toBe(200);
+    expect(ide.requests.map((request) => request.path)).toEqual(['/api/installPlugin']);
+  });
+
+  it('refuses other pages with 403 when told to, looking included; /api/about needs no trust', async () => {
     const ide = await start({ untrustedOrigins: 'refuse', trustedHosts: ['marketplace.example.com'] });
     for (const origin of ['http://marketplace.example.com', 'https://evil.example', 'null']) {
       const answer = await get(`${ide.url}${installPath}`, { Origin: origin });
       expect(answer.status, origin).toBe(403);
     }
     expect((await get(`${ide.url}${installPath}`)).status).toBe(403);
-    // Looking is not acting: product info and compatibility need no trust.
-    expect((await get(`${ide.url}/api/installPlugin`, { Origin: 'https://evil.example' })).status).toBe(200);
+    const evil = { Origin: 'https://evil.example' };
+    expect((await get(`${ide.url}/api/installPlugin`, evil)).status).toBe(403);
+    expect((await get(`${ide.url}/api/about`, evil)).status).toBe(200);
   });
 
-  it('trusts the Referer when a page sends no Origin', async () => {
+  it('trusts the Referer when a page on localhost sends no Origin', async () => {
     const ide = await start({ untrustedOrigins: 'refuse' });
     expect(
       (await get(`${ide.url}${installPath}`, { Referer: 'http://localhost:3000/plugin/1' })).status,
     ).toBe(200);
   });
 
-  it('accepts other origins, as if the user said yes, when told to', async () => {
+  it('accepts other pages at once, as if the user said yes, when told to', async () => {
     const ide = await start({ untrustedOrigins: 'accept' });
     expect((await get(`${ide.url}${installPath}`, { Origin: 'https://evil.example' })).status).toBe(200);
+    expect(ide.pendingConfirmations()).toEqual([]);
+  });
+
+  it('stops asking when it closes', async () => {
+    const ide = await startIdeSimulator({ port: 0 });
+    const waiting = get(`${ide.url}${installPath}`, { Origin: 'https://blog.example.org' });
+    await expect.poll(() => ide.pendingConfirmations()).toHaveLength(1);
+    await ide.close();
+    await expect(waiting).rejects.toThrow();
+    expect(ide.pendingConfirmations()).toEqual([]);
   });
 });
 
@@ -254,7 +375,7 @@ describe('EduTools', () => {
     expect(JSON.parse((await get(`${ide.url}/api/edu/marketplace/info`)).body).edutools).toBe('2025.9');
   });
 
-  it('refuses to open a course for an untrusted page when told to', async () => {
+  it('refuses to open a course for a page it does not trust when told to', async () => {
     const ide = await start({ eduTools: { installed: true }, untrustedOrigins: 'refuse' });
     const url = `${ide.url}/api/edu/marketplace?course_id=1`;
     expect((await get(url, { Origin: 'https://courses.example' })).status).toBe(403);

@@ -38,6 +38,10 @@ export type { IdeBridge } from './ide/ide-bridge';
 export type { LocalNetworkPermission, LtiLaunch } from '@marketplace/ide-bridge';
 export { useRunningIdes } from './ide/use-running-ides';
 export type { RunningIdes, RunningIdesState, UseRunningIdesOptions } from './ide/use-running-ides';
+export { CONFIRM_IN_IDE } from './ide/use-plugin-install';
+export { isCompatibleByMarketplace, pluginRepositoryUrl } from './ide/item-compatibility';
+export { RepositoryHint } from './repository-hint/RepositoryHint';
+export type { RepositoryHintProps } from './repository-hint/RepositoryHint';
 export { InstallButton } from './install-button/InstallButton';
 export type { InstallButtonProps } from './install-button/InstallButton';
 export { AiButton, AI_BUTTON_SIZES, trackedPluginUrl } from './ai-button/AiButton';
@@ -48,6 +52,7 @@ export type { CourseLtiButtonProps, OpenCourseButtonProps } from './course-butto
 export {
   fetchDailyDownloads,
   fetchPlugin,
+  hasCompatibleVersion,
   MarketplaceApiError,
   statisticsRange,
 } from './marketplace-api/marketplace-api';

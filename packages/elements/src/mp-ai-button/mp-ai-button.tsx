@@ -50,6 +50,7 @@ function AiButtonView({
           buttonText={buttonText?.trim() || undefined}
           allowMultiline={allowMultiline}
           bridge={pageIdeBridge()}
+          marketplaceUrl={context.apiBase}
           onMessage={emit}
         />
       )}
@@ -60,7 +61,8 @@ function AiButtonView({
 /**
  * Gets an AI assistant plugin into the visitor's IDE: an install button for the first compatible running IDE,
  * or, while none runs, a link to the plugin's page (new tab, with tracking parameters). Looks for IDEs again
- * every 10 seconds.
+ * every 10 seconds. An IDE that does not know the plugin (it is only on this marketplace) gets it when one of
+ * its versions fits the IDE's build, followed by how to add this marketplace to the IDE's repositories.
  *
  * @tag mp-ai-button
  * @attr {string} plugin-id - The AI assistant plugin's numeric id on the marketplace.

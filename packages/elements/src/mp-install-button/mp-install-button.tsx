@@ -26,6 +26,7 @@ function InstallButtonView({ pluginId, apiBase, host, emit }: InstallButtonAttri
           pluginXmlId={plugin.info.xmlId}
           pluginUrl={itemPageUrl(plugin, context.apiBase)}
           bridge={pageIdeBridge()}
+          marketplaceUrl={context.apiBase}
           onInstallResult={({ ide, ok }) =>
             dispatchWidgetEvent(
               host,
@@ -41,7 +42,8 @@ function InstallButtonView({ pluginId, apiBase, host, emit }: InstallButtonAttri
 
 /**
  * Installs the plugin into an IDE running on the visitor's machine: one button for one IDE, a menu for
- * several, a 'Get from Marketplace' link when none runs. The outcome shows as a toast.
+ * several, a 'Get from Marketplace' link when none runs. The outcome shows as a toast; after an install into an
+ * IDE that does not know the plugin, the button says how to add this marketplace to the IDE's repositories.
  *
  * @tag mp-install-button
  * @attr {string} plugin-id - The plugin's numeric id on the marketplace.

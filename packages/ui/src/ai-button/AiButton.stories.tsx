@@ -62,3 +62,29 @@ export const LongTextMultiline: Story = {
 export const LongTextSingleLine: Story = {
   args: { buttonText: 'Install the AI Assistant into your IDE and try it for free', allowMultiline: false },
 };
+
+/** The IDE asks its user whether to trust this site before it answers the install; nobody has answered yet. */
+export const ConfirmInIde: Story = {
+  args: { bridge: createMemoryIdeBridge({ ides: [SAMPLE_IDES.idea], install: 'ask' }) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Try for free' }));
+    await expect(await canvas.findByRole('button', { name: 'Confirm in your IDE' })).toBeTruthy();
+  },
+};
+
+/**
+ * An item only this marketplace has: the IDE does not know it and says "not compatible", the marketplace
+ * says a version fits the IDE's build, and after the install the button says how to add the marketplace.
+ */
+export const OnlyOnThisMarketplace: Story = {
+  args: {
+    bridge: createMemoryIdeBridge({ ides: [SAMPLE_IDES.idea], compatiblePluginXmlIds: [] }),
+    marketplaceUrl: globalThis.location.origin,
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Try for free' }));
+    await expect((await canvas.findByRole('note')).textContent).toContain('Manage Plugin Repositories');
+  },
+};

@@ -2,12 +2,15 @@ import type { RunningIde } from '@marketplace/core';
 import { AI_BUTTON_DEFAULT_TEXT, RUNNING_IDE_POLL_INTERVAL_MS } from '@marketplace/core';
 import type { WidgetMessage } from '@marketplace/protocol';
 import { createMessage } from '@marketplace/protocol';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { IdeBridge } from '../ide/ide-bridge';
 import { useIdeBridge } from '../ide/ide-bridge';
 import { useContentSize } from '../embed/use-content-size';
 import { describeInstallFailure } from '../ide/install-failure';
+import { pluginRepositoryUrl } from '../ide/item-compatibility';
+import { CONFIRM_IN_IDE, usePluginInstall } from '../ide/use-plugin-install';
 import { useRunningIdes } from '../ide/use-running-ides';
+import { RepositoryHint } from '../repository-hint/RepositoryHint';
 
 export const AI_BUTTON_SIZES = ['xs', 's', 'm', 'l'] as const;
 export type AiButtonSize = (typeof AI_BUTTON_SIZES)[number];
@@ -26,6 +29,12 @@ export interface AiButtonProps {
   trackingMedium?: string;
   trackingContent?: string;
   bridge?: IdeBridge;
+  /**
+   * This marketplace's address (its API base). An IDE that does not know the plugin (it is only here) says
+   * it is not compatible: the marketplace's own rule decides then, and after the install the button says how
+   * to add this marketplace to the IDE's plugin repositories.
+   */
+  marketplaceUrl?: string;
   /** Receives the protocol messages for the host page (mounted, size, running IDEs, install results, link clicks). */
   onMessage?: (message: WidgetMessage) => void;
 }
@@ -54,7 +63,8 @@ export function trackedPluginUrl(
 
 /**
  * Gets an AI assistant plugin into the visitor's IDE: installs into the first compatible running IDE, or,
- * while none runs, links to the plugin's page. Looks for IDEs again every 10 seconds.
+ * while none runs, links to the plugin's page. Looks for IDEs again every 10 seconds. Says "Confirm in
+ * your IDE" while the IDE asks its user whether to trust this page.
  */
 export function AiButton({
   pluginXmlId,
@@ -66,6 +76,7 @@ export function AiButton({
   trackingMedium = 'ai-button',
   trackingContent,
   bridge: bridgeProp,
+  marketplaceUrl,
   onMessage,
 }: AiButtonProps) {
   const bridge = useIdeBridge(bridgeProp);
@@ -74,10 +85,15 @@ export function AiButton({
   const post = (message: WidgetMessage) => onMessageRef.current?.(message);
   const { state, reset } = useRunningIdes(bridge, {
     pluginXmlId,
+    marketplaceUrl,
     pollIntervalMs: RUNNING_IDE_POLL_INTERVAL_MS,
     onIdes: (ides) => post(createMessage('ai-button:running-ides', { ides: [...ides] })),
   });
-  const [installing, setInstalling] = useState(false);
+  const {
+    installing,
+    needsRepository,
+    install: installInto,
+  } = usePluginInstall(bridge, pluginXmlId, marketplaceUrl);
   const rootRef = useRef<HTMLSpanElement>(null);
 
   useEffect(() => {
@@ -86,17 +102,14 @@ export function AiButton({
   useContentSize(rootRef, (size) => post(createMessage('ai-button:size', size)));
 
   const install = async (ide: RunningIde) => {
-    setInstalling(true);
     try {
-      await bridge.installPlugin(ide, pluginXmlId);
+      await installInto(ide);
       post(createMessage('ai-button:install-success', { ide }));
     } catch (error) {
       const failure = describeInstallFailure(error, ide.name);
       post(createMessage('ai-button:install-error', { ide, message: failure.message }));
       // The spec clears the IDE list after an install error; an IDE that refused is still there, though.
       if (failure.ideMayBeGone) reset();
-    } finally {
-      setInstalling(false);
     }
   };
 
@@ -108,10 +121,16 @@ export function AiButton({
     .filter(Boolean)
     .join(' ');
   const firstIde = state.ides[0];
+  const busy = installing !== undefined;
 
   return (
     <span className={classes} ref={rootRef}>
-      {firstIde === undefined ? (
+      {state.status === 'awaiting-confirmation' ? (
+        <button type="button" className="mp-button" disabled aria-busy="true">
+          <span className="mp-spinner" aria-hidden="true" />
+          {CONFIRM_IN_IDE}
+        </button>
+      ) : firstIde === undefined ? (
         <a
           className="mp-button"
           href={trackedPluginUrl(pluginUrl, {
@@ -131,15 +150,18 @@ export function AiButton({
         <button
           type="button"
           className="mp-button"
-          aria-busy={installing || undefined}
-          disabled={installing}
+          aria-busy={busy || undefined}
+          disabled={busy}
           title={`Install to ${firstIde.name}`}
           onClick={() => void install(firstIde)}
         >
-          {installing ? <span className="mp-spinner" aria-hidden="true" /> : null}
-          {buttonText}
+          {busy ? <span className="mp-spinner" aria-hidden="true" /> : null}
+          {installing?.confirming ? CONFIRM_IN_IDE : buttonText}
         </button>
       )}
+      {needsRepository && marketplaceUrl !== undefined ? (
+        <RepositoryHint ideName={needsRepository.name} repositoryUrl={pluginRepositoryUrl(marketplaceUrl)} />
+      ) : null}
     </span>
   );
 }

@@ -29,6 +29,16 @@ export const AwaitingLocalNetworkAccess: Story = {
   args: { bridge: createMemoryIdeBridge({ ides: [SAMPLE_IDES.pycharm], localNetworkAccess: 'prompt' }) },
 };
 
+/** The IDE asks its user whether to trust this site before it answers the page's search. */
+export const IdeAsksBeforeAnswering: Story = {
+  args: { bridge: createMemoryIdeBridge({ ides: [SAMPLE_IDES.pycharm], discoveryAsks: true }) },
+  play: async ({ canvasElement }) => {
+    await expect(
+      await within(canvasElement).findByRole('button', { name: 'Confirm in your IDE' }),
+    ).toBeTruthy();
+  },
+};
+
 export const IdeRunning: Story = { args: { bridge: createMemoryIdeBridge({ ides: [SAMPLE_IDES.pycharm] }) } };
 
 export const Opening: Story = {

@@ -11,6 +11,7 @@ import { useId, useMemo, useState } from 'react';
 import type { LtiLaunch } from '@marketplace/ide-bridge';
 import type { IdeBridge } from '../ide/ide-bridge';
 import { useIdeBridge } from '../ide/ide-bridge';
+import { CONFIRM_IN_IDE } from '../ide/use-plugin-install';
 import { useRunningIdes } from '../ide/use-running-ides';
 import { useToasts } from '../toast/toast-context';
 import { ToastProvider } from '../toast/ToastProvider';
@@ -70,12 +71,12 @@ function CourseButtonContent({
     }
   };
 
-  if (state.status === 'pending') {
+  if (state.status === 'pending' || state.status === 'awaiting-confirmation') {
     return (
       <span className={classes}>
         <button type="button" className="mp-button" disabled aria-busy="true">
           <span className="mp-spinner" aria-hidden="true" />
-          {OPEN_COURSE}
+          {state.status === 'pending' ? OPEN_COURSE : CONFIRM_IN_IDE}
         </button>
       </span>
     );

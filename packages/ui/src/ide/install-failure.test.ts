@@ -14,6 +14,10 @@ describe('describeInstallFailure', () => {
         status: 429,
       }),
       new IdeBridgeError(IDE_BRIDGE_ERROR_KINDS.permissionDenied, ideBridgeMessages.permissionDenied()),
+      new IdeBridgeError(
+        IDE_BRIDGE_ERROR_KINDS.confirmationTimeout,
+        ideBridgeMessages.confirmationTimeout(IDE),
+      ),
     ];
     for (const error of reasons) {
       expect(describeInstallFailure(error, IDE)).toEqual({

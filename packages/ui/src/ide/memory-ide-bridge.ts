@@ -1,10 +1,14 @@
 import { productKeyFromBuildNumber } from '@marketplace/core';
 import type { RunningIde } from '@marketplace/core';
 import type { DiscoveredIde, LocalNetworkPermission } from '@marketplace/ide-bridge';
+import { IdeBridgeError, ideBridgeMessages } from '@marketplace/ide-bridge';
 import type { IdeBridge } from './ide-bridge';
 
-/** How a request to the in-memory IDE ends: at once, after a delay, with a failure, or never (to show busy states). */
-export type MemoryOutcome = 'succeed' | 'fail' | 'hang';
+/**
+ * How a request to the in-memory IDE ends: at once, after a delay, with a failure, or never (to show busy
+ * states); 'ask': the IDE asks its user whether to trust the page, and nobody answers.
+ */
+export type MemoryOutcome = 'succeed' | 'fail' | 'hang' | 'ask';
 
 export interface MemoryIdeBridgeOptions {
   ides?: RunningIde[];
@@ -16,6 +20,8 @@ export interface MemoryIdeBridgeOptions {
   delayMs?: number;
   /** The search for IDEs never ends (to show the looking-for-IDEs state). */
   discoveryHangs?: boolean;
+  /** The IDE asks its user whether to trust the page before it answers the search, and nobody answers. */
+  discoveryAsks?: boolean;
   /** 'prompt': the browser would ask the visitor before the first look (granted once looked with a gesture). */
   localNetworkAccess?: LocalNetworkPermission;
 }
@@ -43,7 +49,7 @@ export function createMemoryIdeBridge(options: MemoryIdeBridgeOptions = {}): Mem
   const delay = options.delayMs ?? 0;
   const answer = <T>(value: () => T, outcome: MemoryOutcome = 'succeed'): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      if (outcome === 'hang') return;
+      if (outcome === 'hang' || outcome === 'ask') return;
       const settle = () => {
         if (outcome === 'fail') reject(new Error('The IDE did not answer.'));
         else resolve(value());
@@ -62,6 +68,11 @@ export function createMemoryIdeBridge(options: MemoryIdeBridgeOptions = {}): Mem
         if (!findOptions?.userGesture) return answer(() => []);
         access = 'granted';
       }
+      if (options.discoveryAsks) {
+        if (findOptions?.waitForConfirmation) return answer(() => [], 'hang');
+        const asking = ideBridgeMessages.awaitingConfirmation(`The IDE on port ${ides[0]?.port ?? 63342}`);
+        return Promise.reject(new IdeBridgeError('awaiting-confirmation', asking));
+      }
       return answer(() => [...ides], options.discoveryHangs ? 'hang' : 'succeed');
     },
     localNetworkPermission() {
@@ -72,8 +83,9 @@ export function createMemoryIdeBridge(options: MemoryIdeBridgeOptions = {}): Mem
       const list = options.compatiblePluginXmlIds;
       return answer(() => list === undefined || list.includes(pluginXmlId));
     },
-    installPlugin(ide, pluginXmlId) {
+    installPlugin(ide, pluginXmlId, installOptions) {
       calls.push(`install ${pluginXmlId}@${ide.port}`);
+      if (options.install === 'ask') setTimeout(() => installOptions?.onAwaitingConfirmation?.(), delay);
       return answer(() => undefined, options.install);
     },
     openCourse(ide, courseId) {

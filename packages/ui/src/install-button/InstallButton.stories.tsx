@@ -75,3 +75,41 @@ export const Failure: Story = {
     await expect((await canvas.findByRole('alert')).textContent).toContain('Oops');
   },
 };
+
+/** The IDE asks its user whether to trust this site before it answers the install; nobody has answered yet. */
+export const ConfirmInIde: Story = {
+  args: { bridge: createMemoryIdeBridge({ ides: [SAMPLE_IDES.idea], install: 'ask' }) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Install to IntelliJ IDEA 2025.2' }));
+    const button = await canvas.findByRole('button', { name: 'Confirm in your IDE' });
+    await expect(button.getAttribute('aria-busy')).toBe('true');
+  },
+};
+
+/** The IDE asks whether to trust this site as soon as the page looks for it. */
+export const IdeAsksBeforeAnswering: Story = {
+  args: { bridge: createMemoryIdeBridge({ ides: [SAMPLE_IDES.idea], discoveryAsks: true }) },
+  play: async ({ canvasElement }) => {
+    await expect(
+      await within(canvasElement).findByRole('button', { name: 'Confirm in your IDE' }),
+    ).toBeTruthy();
+  },
+};
+
+/** Installed into an IDE that does not know the plugin: it is only on this marketplace. */
+export const AddThisMarketplaceToTheIde: Story = {
+  args: {
+    bridge: createMemoryIdeBridge({ ides: [SAMPLE_IDES.idea], compatiblePluginXmlIds: [] }),
+    marketplaceUrl: 'https://plugins.example.com',
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Install to IntelliJ IDEA 2025.2' }));
+    const hint = await canvas.findByRole('note');
+    await expect(hint.textContent).toContain('Manage Plugin Repositories');
+    await expect(canvas.getByRole<HTMLInputElement>('textbox').value).toBe(
+      'https://plugins.example.com/plugins/list',
+    );
+  },
+};

@@ -1,12 +1,14 @@
 import type { RunningIde } from '@marketplace/core';
 import { GET_FROM_MARKETPLACE, installSuccessToast } from '@marketplace/core';
-import { useState } from 'react';
 import type { DropdownMenuItem } from '../dropdown-menu/DropdownMenu';
 import { DropdownMenu } from '../dropdown-menu/DropdownMenu';
 import type { IdeBridge } from '../ide/ide-bridge';
 import { useIdeBridge } from '../ide/ide-bridge';
 import { describeInstallFailure } from '../ide/install-failure';
+import { pluginRepositoryUrl } from '../ide/item-compatibility';
+import { CONFIRM_IN_IDE, usePluginInstall } from '../ide/use-plugin-install';
 import { useRunningIdes } from '../ide/use-running-ides';
+import { RepositoryHint } from '../repository-hint/RepositoryHint';
 import { useToasts } from '../toast/toast-context';
 import { ToastProvider } from '../toast/ToastProvider';
 
@@ -19,10 +21,15 @@ export interface InstallButtonProps {
   bridge?: IdeBridge;
   /** Called after the IDE accepted or refused the install. */
   onInstallResult?: (result: { ide: RunningIde; ok: boolean }) => void;
+  /**
+   * This marketplace's address (its API base): after an install into an IDE that does not know the plugin,
+   * the button says how to add this marketplace to the IDE's plugin repositories.
+   */
+  marketplaceUrl?: string;
 }
 
 export const installButtonStyles = `
-.mp-install { display: inline-flex; }
+.mp-install { display: inline-flex; flex-wrap: wrap; }
 .mp-install__ide-build { color: var(--mp-text-secondary); }
 `;
 
@@ -49,16 +56,20 @@ function InstallButtonContent({
   pluginUrl,
   bridge: bridgeProp,
   onInstallResult,
+  marketplaceUrl,
 }: InstallButtonProps) {
   const bridge = useIdeBridge(bridgeProp);
   const toasts = useToasts();
   const { state, reset, lookNow } = useRunningIdes(bridge);
-  const [installing, setInstalling] = useState<RunningIde | undefined>(undefined);
+  const {
+    installing,
+    needsRepository,
+    install: installInto,
+  } = usePluginInstall(bridge, pluginXmlId, marketplaceUrl);
 
   const install = async (ide: RunningIde) => {
-    setInstalling(ide);
     try {
-      await bridge.installPlugin(ide, pluginXmlId);
+      await installInto(ide);
       toasts?.show({ kind: 'success', ...installSuccessToast(ide.name) });
       onInstallResult?.({ ide, ok: true });
     } catch (error) {
@@ -66,17 +77,15 @@ function InstallButtonContent({
       toasts?.show({ kind: 'error', title: failure.title, message: failure.message });
       if (failure.ideMayBeGone) reset();
       onInstallResult?.({ ide, ok: false });
-    } finally {
-      setInstalling(undefined);
     }
   };
 
-  if (state.status === 'pending') {
+  if (state.status === 'pending' || state.status === 'awaiting-confirmation') {
     return (
       <span className="mp-install">
         <button type="button" className="mp-button" disabled aria-busy="true">
           <span className="mp-spinner" aria-hidden="true" />
-          Install
+          {state.status === 'pending' ? 'Install' : CONFIRM_IN_IDE}
         </button>
       </span>
     );
@@ -114,6 +123,11 @@ function InstallButtonContent({
   }
 
   const busy = installing !== undefined;
+  const spinner = busy ? <span className="mp-spinner" aria-hidden="true" /> : null;
+  const hint =
+    needsRepository && marketplaceUrl !== undefined ? (
+      <RepositoryHint ideName={needsRepository.name} repositoryUrl={pluginRepositoryUrl(marketplaceUrl)} />
+    ) : null;
   if (others.length === 0) {
     return (
       <span className="mp-install">
@@ -124,9 +138,10 @@ function InstallButtonContent({
           disabled={busy}
           onClick={() => void install(onlyIde)}
         >
-          {busy ? <span className="mp-spinner" aria-hidden="true" /> : null}
-          Install to {onlyIde.name}
+          {spinner}
+          {installing?.confirming ? CONFIRM_IN_IDE : `Install to ${onlyIde.name}`}
         </button>
+        {hint}
       </span>
     );
   }
@@ -137,21 +152,27 @@ function InstallButtonContent({
         label="Choose an IDE"
         trigger={
           <>
-            {busy ? <span className="mp-spinner" aria-hidden="true" /> : null}
-            {busy ? `Installing to ${installing.name}` : 'Install to IDE'}
+            {spinner}
+            {installing
+              ? installing.confirming
+                ? CONFIRM_IN_IDE
+                : `Installing to ${installing.ide.name}`
+              : 'Install to IDE'}
           </>
         }
         busy={busy}
         items={ideMenuItems(state.ides, (ide) => void install(ide))}
       />
+      {hint}
     </span>
   );
 }
 
 /**
  * Installs the plugin into an IDE running on the visitor's machine: one button for one IDE, a menu for
- * several, a link to the plugin page for none. Shows the outcome as a toast (its own toasts when no
- * `ToastProvider` is around it).
+ * several, a link to the plugin page for none. Says "Confirm in your IDE" while the IDE asks its user
+ * whether to trust this page, and shows the outcome as a toast (its own toasts when no `ToastProvider` is
+ * around it).
  */
 export function InstallButton(props: InstallButtonProps) {
   const toasts = useToasts();

@@ -56,6 +56,21 @@ export async function fetchPlugin(apiBase: string, pluginId: number, signal?: Ab
   return body as unknown as Plugin;
 }
 
+/**
+ * GET /api/search/updates/nearest: whether the item with this XML id has a stable version that installs into
+ * the IDE with this build (the marketplace's own rule, the one its feed for the IDE applies).
+ */
+export async function hasCompatibleVersion(
+  apiBase: string,
+  build: string,
+  pluginXmlId: string,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const query = { build, pluginXMLIds: pluginXmlId };
+  const body = await getJson(endpoint(apiBase, 'api/search/updates/nearest', query), signal);
+  return isRecord(body) && isRecord(body[pluginXmlId]);
+}
+
 /** The days of the download chart: the last STATISTICS_MAX_DAYS days up to and including `today` (UTC). */
 export function statisticsRange(today: Date): { startDate: string; endDate: string } {
   const start = new Date(today.getTime() - (STATISTICS_MAX_DAYS - 1) * 24 * 60 * 60 * 1000);

@@ -6,6 +6,7 @@ import { installButtonStyles } from '../install-button/InstallButton';
 import { linkStyles } from '../link/Link';
 import { loadingPlaceholderStyles } from '../loading-placeholder/LoadingPlaceholder';
 import { cardStyles } from '../plugin-card/card-styles';
+import { repositoryHintStyles } from '../repository-hint/RepositoryHint';
 import { starRatingInputStyles } from '../star-rating-input/StarRatingInput';
 import { starRatingStyles } from '../star-rating/StarRating';
 import { toastStyles } from '../toast/ToastProvider';
@@ -28,6 +29,7 @@ export const UI_STYLES = [
   downloadsChartStyles,
   installButtonStyles,
   aiButtonStyles,
+  repositoryHintStyles,
   courseButtonStyles,
 ].join('\n');
 
@@ -49,9 +51,10 @@ export const INSTALL_BUTTON_STYLES: readonly string[] = [
   dropdownMenuStyles,
   toastStyles,
   installButtonStyles,
+  repositoryHintStyles,
 ];
 /** {@link PLUGIN_CARD_STYLES} for AiButton. */
-export const AI_BUTTON_STYLES: readonly string[] = [tokenStyles, aiButtonStyles];
+export const AI_BUTTON_STYLES: readonly string[] = [tokenStyles, aiButtonStyles, repositoryHintStyles];
 /** {@link PLUGIN_CARD_STYLES} for OpenCourseButton and CourseLtiButton, which report through toasts. */
 export const COURSE_BUTTON_STYLES: readonly string[] = [tokenStyles, toastStyles, courseButtonStyles];
 

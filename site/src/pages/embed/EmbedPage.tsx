@@ -41,13 +41,20 @@ function EmbedContent({ type, plugin, query }: { type: EmbedType; plugin: Plugin
         <AiButton
           pluginXmlId={plugin.info.xmlId}
           pluginUrl={pluginUrl}
+          marketplaceUrl={location.origin}
           {...options}
           onMessage={postToParent}
         />
       );
     }
     case 'install':
-      return <InstallButton pluginXmlId={plugin.info.xmlId} pluginUrl={pluginUrl} />;
+      return (
+        <InstallButton
+          pluginXmlId={plugin.info.xmlId}
+          pluginUrl={pluginUrl}
+          marketplaceUrl={location.origin}
+        />
+      );
     case 'card':
       return <PluginCard item={cardItemFromPlugin(plugin)} baseUrl={location.origin} newWindow />;
     case 'open-course':

@@ -96,7 +96,11 @@ export default function PluginPage() {
           </p>
         </div>
         <div className="site-item__install">
-          <InstallButton pluginXmlId={data.info.xmlId} pluginUrl={`${location.origin}${base}`} />
+          <InstallButton
+            pluginXmlId={data.info.xmlId}
+            pluginUrl={`${location.origin}${base}`}
+            marketplaceUrl={location.origin}
+          />
         </div>
       </header>
       <nav className="site-tabs" aria-label={`${itemNoun(family)} sections`}>
