@@ -37,7 +37,7 @@ afterAll(async () => {
 describe('uploads to the real server', () => {
   it('publishes a new plugin from a streamed form, with progress up to the whole body', async () => {
     const progress: UploadProgress[] = [];
-    const outcome = await client.uploadNewPlugin<{ pluginId: number; version: string; since: string }>(
+    const outcome = await client.uploadNewPlugin(
       'intellij',
       {
         file: new File([archive], 'rainbow-brackets-2.1.0.jar'),
@@ -48,14 +48,16 @@ describe('uploads to the real server', () => {
     );
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
-    expect(outcome.data).toMatchObject({ version: '2.1.0', since: '241' });
+    // The plugin as the vendor's REST client reads it, with its first version.
+    expect(outcome.data).toMatchObject({ name: 'Rainbow Brackets', xmlId: 'com.example.rainbow' });
+    expect(outcome.data?.update).toMatchObject({ version: '2.1.0', since: '241' });
     expect(outcome.result.errors).toEqual([]);
     const total = progress.at(-1)?.total;
     expect(total).toBeGreaterThan(archive.byteLength);
     expect(progress.at(-1)?.loaded).toBe(total);
 
     // A draft: only its owner, signed in through the same client, sees it.
-    const uploaded = await client.getPlugin(outcome.data!.pluginId);
+    const uploaded = await client.getPlugin(outcome.data!.id);
     expect(uploaded.info.name).toBe('Rainbow Brackets');
     expect(uploaded.tags.map((tag) => tag.name)).toEqual(['Formatting']);
   });
