@@ -11,3 +11,4 @@ export * from './social';
 export * from './statistics';
 export * from './uploads';
 export type * from './entity-checks';
+export * from './commerce';

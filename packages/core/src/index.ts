@@ -10,3 +10,4 @@ export * from './texts';
 export * from './entities';
 export * from './uploads';
 export * from './failed-response';
+export * from './commerce';

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { authPlugin } from './auth/plugin';
+import commerce from './commerce';
 import type { Config } from './config';
 import type { DatabaseConnection } from './db/client';
 import type { FileStore } from './storage';
@@ -66,6 +67,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   await app.register(routes);
   await app.register(publishing);
   await app.register(reviewRoutes);
+  await app.register(commerce);
   await app.register(siteHosting, { auth: config.auth });
   await app.register(sdkHosting);
   return app;

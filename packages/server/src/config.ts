@@ -1,3 +1,4 @@
+import { CURRENCIES, currencyOf, DEFAULT_CURRENCY_CODE, type Currency } from '@marketplace/core';
 import { resolve } from 'node:path';
 import { AuthConfigError, authConfigFromEnv, type AuthConfig } from './auth/config';
 
@@ -34,6 +35,17 @@ export interface Config {
   trustProxy: boolean | string;
   /** Sign-in: the embedded or an external OpenID Connect issuer, token rules, rate limits (src/auth). */
   auth: AuthConfig;
+  /** Selling (src/commerce). */
+  commerce: CommerceConfig;
+}
+
+export interface CommerceConfig {
+  /** The one currency prices, orders and sales are kept in (CURRENCY, default USD). */
+  currency: Currency;
+  /** The marketplace's share of each sale after discounts, in whole percent (COMMISSION_PERCENT, default 15). */
+  commissionPercent: number;
+  /** Days an invoice of the built-in invoice provider is payable in (INVOICE_DUE_DAYS, default 14). */
+  invoiceDueDays: number;
 }
 
 export class ConfigError extends Error {
@@ -71,6 +83,15 @@ function parseTrustProxy(raw: string | undefined): boolean | string {
   if (value === 'true') return true;
   if (/^[0-9a-fA-F.:/,\s]+$/.test(value) && /[.:]/.test(value)) return value;
   throw new ConfigError(`TRUST_PROXY must be true, false or a list of proxy addresses, got "${raw}".`);
+}
+
+function parseCurrency(raw: string | undefined): Currency {
+  const code = raw?.trim() || DEFAULT_CURRENCY_CODE;
+  const currency = currencyOf(code);
+  if (!currency) {
+    throw new ConfigError(`CURRENCY must be one of ${Object.keys(CURRENCIES).join(', ')}, got "${raw}".`);
+  }
+  return currency;
 }
 
 function parsePublicUrl(raw: string | undefined, fallback: string): string {
@@ -138,5 +159,10 @@ export function loadConfig(
     responseCacheMs: parseInteger('RESPONSE_CACHE_MS', env.RESPONSE_CACHE_MS, 5000, 0, 3_600_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     auth,
+    commerce: {
+      currency: parseCurrency(env.CURRENCY),
+      commissionPercent: parseInteger('COMMISSION_PERCENT', env.COMMISSION_PERCENT, 15, 0, 100),
+      invoiceDueDays: parseInteger('INVOICE_DUE_DAYS', env.INVOICE_DUE_DAYS, 14, 1, 365),
+    },
   };
 }

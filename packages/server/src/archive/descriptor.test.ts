@@ -39,8 +39,41 @@ describe('readPluginDescriptor', () => {
         sinceBuild: '241',
         untilBuild: null,
         dependencies: [],
+        productDescriptor: null,
       },
     });
+  });
+
+  it('reads the product descriptor of a paid plugin, and refuses a malformed one with what to write', () => {
+    const paid = read(
+      descriptorXml(
+        COMPLETE +
+          '<product-descriptor code="PCLOCK" release-date="20260115" release-version="20261" optional="true"/>',
+      ),
+    );
+    expect(paid.ok && paid.descriptor.productDescriptor).toEqual({
+      code: 'PCLOCK',
+      releaseDate: '2026-01-15',
+      releaseVersion: 20261,
+      optional: true,
+    });
+    const malformed = read(
+      descriptorXml(
+        COMPLETE + '<product-descriptor code="clock" release-date="2026-02-30" release-version="x"/>',
+      ),
+    );
+    expect(malformed.ok).toBe(false);
+    expect(!malformed.ok && malformed.errors).toEqual([
+      expect.stringContaining('<product-descriptor code="clock"> is not a product code'),
+      expect.stringContaining('release-date="2026-02-30"> is not a date written YYYYMMDD'),
+      expect.stringContaining('release-version="x"> is not a release number'),
+    ]);
+    const impossibleDay = read(
+      descriptorXml(
+        COMPLETE + '<product-descriptor code="PCLOCK" release-date="20260230" release-version="1"/>',
+      ),
+    );
+    expect(impossibleDay.ok).toBe(false);
   });
 
   it('decodes the predefined entities and character references, and keeps CDATA verbatim', () => {

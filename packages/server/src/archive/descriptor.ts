@@ -1,3 +1,4 @@
+import { isProductCode } from '@marketplace/core';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { TextDecoder } from 'node:util';
 import { buildRangeErrors } from './build-range';
@@ -27,6 +28,20 @@ export interface PluginDescriptor {
   sinceBuild: string;
   untilBuild: string | null;
   dependencies: PluginDependency[];
+  /** `<product-descriptor>`: what a paid or freemium plugin declares (null when absent). */
+  productDescriptor: ProductDescriptor | null;
+}
+
+/**
+ * `<product-descriptor code="PMYPLUGIN" release-date="20260115" release-version="20261" optional="true"/>`
+ * as the vendor's marketplace requires it of paid plugins (freemium ones say optional="true").
+ */
+export interface ProductDescriptor {
+  code: string;
+  /** yyyy-MM-dd. */
+  releaseDate: string;
+  releaseVersion: number;
+  optional: boolean;
 }
 
 export type DescriptorReading =
@@ -174,6 +189,7 @@ function readFields(root: Record<string, unknown>, now: Date): DescriptorReading
   errors.push(...buildRangeErrors(sinceBuild, untilBuild, now));
 
   const dependencies = readDependencies(root, errors);
+  const productDescriptor = readProductDescriptor(single('product-descriptor'), errors);
 
   if (errors.length > 0) return { ok: false, errors, warnings };
   return {
@@ -188,8 +204,46 @@ function readFields(root: Record<string, unknown>, now: Date): DescriptorReading
       sinceBuild: (sinceBuild ?? '').trim(),
       untilBuild: untilBuild === null || untilBuild.trim() === '' ? null : untilBuild.trim(),
       dependencies,
+      productDescriptor,
     },
     warnings,
+  };
+}
+
+/** The product descriptor, checked the way the vendor's marketplace checks it; null when absent. */
+function readProductDescriptor(element: unknown, errors: string[]): ProductDescriptor | null {
+  if (element === undefined) return null;
+  const code = optionalAttribute(element, 'code')?.trim() ?? '';
+  const releaseDate = optionalAttribute(element, 'release-date')?.trim() ?? '';
+  const releaseVersion = optionalAttribute(element, 'release-version')?.trim() ?? '';
+  const before = errors.length;
+  if (!isProductCode(code)) {
+    errors.push(
+      `<product-descriptor code="${code}"> is not a product code: 4 to 15 capital letters and digits, starting with a letter (for example PMYPLUGIN).`,
+    );
+  }
+  const dateMatch = /^(\d{4})(\d{2})(\d{2})$/.exec(releaseDate);
+  const isoDate = dateMatch ? `${dateMatch[1]}-${dateMatch[2]}-${dateMatch[3]}` : '';
+  if (
+    !dateMatch ||
+    Number.isNaN(Date.parse(`${isoDate}T00:00:00Z`)) ||
+    new Date(`${isoDate}T00:00:00Z`).toISOString().slice(0, 10) !== isoDate
+  ) {
+    errors.push(
+      `<product-descriptor release-date="${releaseDate}"> is not a date written YYYYMMDD (for example 20260115).`,
+    );
+  }
+  if (!/^\d{1,6}$/.test(releaseVersion) || Number(releaseVersion) < 1) {
+    errors.push(
+      `<product-descriptor release-version="${releaseVersion}"> is not a release number (for example 20261 for the first release of 2026).`,
+    );
+  }
+  if (errors.length > before) return null;
+  return {
+    code,
+    releaseDate: isoDate,
+    releaseVersion: Number(releaseVersion),
+    optional: optionalAttribute(element, 'optional')?.trim().toLowerCase() === 'true',
   };
 }
 

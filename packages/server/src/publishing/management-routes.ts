@@ -38,6 +38,7 @@ import {
   tags,
   users,
 } from '../db/schema';
+import { sellerOfPlugin } from '../commerce/sellers';
 import { ApiError } from '../plugins/app/errors';
 import { selectRows } from '../search/sql';
 import { recordAudit } from './audit';
@@ -142,6 +143,15 @@ const managementRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (body.pricingModel !== undefined) {
         if (!isPricingModel(body.pricingModel)) {
           throw new ApiError('badRequest', 'The pricing model must be one of PAID, FREEMIUM, FREE.');
+        }
+        if (body.pricingModel !== 'FREE') {
+          const seller = await sellerOfPlugin(app.db, request.params.id);
+          if (seller.status !== 'APPROVED') {
+            throw new ApiError(
+              'badRequest',
+              `Only approved sellers can make an item ${body.pricingModel === 'PAID' ? 'paid' : 'freemium'}: apply to sell for this item's vendor first${seller.status === 'PENDING' ? ' (the application is waiting for an administrator)' : ''}.`,
+            );
+          }
         }
         values.pricingModel = body.pricingModel;
       }

@@ -1,3 +1,4 @@
+import type { PricingModel } from '@marketplace/core';
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Viewer } from '../auth';
@@ -17,6 +18,7 @@ export interface PluginState {
   blockState: BlockState;
   hidden: boolean;
   modificationAllowed: boolean;
+  pricingModel: PricingModel;
   publishedAt: Date | null;
   /** Versions waiting for an administrator. */
   pendingVersions: number;
@@ -34,6 +36,7 @@ interface StateRow {
   block_state: BlockState;
   hidden: boolean;
   modification_allowed: boolean;
+  pricing_model: PricingModel;
   published_at: string | null;
   pending_versions: number;
   versions: number;
@@ -48,7 +51,7 @@ export async function loadPluginState(
   const [row] = await selectRows<StateRow>(
     db,
     sql`SELECT p.id, p.family, p.xml_id, p.name, p.owner_id, p.lifecycle_state, p.approved, p.block_state,
-        p.hidden, p.modification_allowed, p.published_at::text AS published_at,
+        p.hidden, p.modification_allowed, p.pricing_model, p.published_at::text AS published_at,
         (SELECT count(*)::int FROM plugin_versions pv WHERE pv.plugin_id = p.id AND pv.approval_state = 'pending')
           AS pending_versions,
         (SELECT count(*)::int FROM plugin_versions pv WHERE pv.plugin_id = p.id) AS versions
@@ -66,6 +69,7 @@ export async function loadPluginState(
     blockState: row.block_state,
     hidden: row.hidden,
     modificationAllowed: row.modification_allowed,
+    pricingModel: row.pricing_model,
     publishedAt: row.published_at === null ? null : new Date(row.published_at),
     pendingVersions: row.pending_versions,
     versions: row.versions,

@@ -1,7 +1,13 @@
 import type { UploadedPluginBody, UploadedVersionBody } from '@marketplace/api-contract';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { isProductFamily, isValidWebsite, normalizeLink, type ProductFamily } from '@marketplace/core';
+import {
+  isProductFamily,
+  isValidWebsite,
+  normalizeLink,
+  type PricingModel,
+  type ProductFamily,
+} from '@marketplace/core';
 import { inspectPluginArchive, type PluginDescriptor } from '../archive';
 import { buildBoundColumns } from '../db/catalogue-queries';
 import type { Database, Transaction } from '../db/client';
@@ -149,6 +155,10 @@ async function insertVersion(
       authorId: input.authorId,
       hidden: input.hidden,
       approvalState: 'pending',
+      productCode: descriptor.productDescriptor?.code ?? null,
+      productReleaseDate: descriptor.productDescriptor?.releaseDate ?? null,
+      productReleaseVersion: descriptor.productDescriptor?.releaseVersion ?? null,
+      productOptional: descriptor.productDescriptor?.optional ?? null,
     })
     .returning();
   if (!row) throw new Error('The version row was not written.');
@@ -245,6 +255,7 @@ export async function uploadVersion(
     xmlId: state.xmlId,
     existingVersions: existing.map((row) => row.version),
   });
+  requireProductDescriptor(state.pricingModel, inspection.descriptor, inspection.warnings);
   const notes = notesOf(form, inspection.descriptor);
   const hidden = hiddenFlagOf(form);
   const row = await storeAndCommit(env, file, async (tx) => {
@@ -268,6 +279,33 @@ export async function uploadVersion(
   });
   env.log.info({ pluginId: state.id, versionId: row.id, version: row.version }, 'plugin version uploaded');
   return answer(env, row, inspection.warnings);
+}
+
+/**
+ * Paid items must declare `<product-descriptor>` in every version, as the vendor's marketplace requires
+ * (the licence check and release-infos read it); freemium ones declare it with optional="true".
+ */
+function requireProductDescriptor(
+  pricingModel: PricingModel,
+  descriptor: PluginDescriptor,
+  warnings: string[],
+): void {
+  if (pricingModel === 'FREE') return;
+  const product = descriptor.productDescriptor;
+  if (product === null) {
+    throw new UploadRefusal(400, {
+      errors: [
+        `This plugin is ${pricingModel === 'PAID' ? 'paid' : 'freemium'}, so plugin.xml must declare its product: add <product-descriptor code="PYOURCODE" release-date="YYYYMMDD" release-version="NNNNN"${pricingModel === 'FREEMIUM' ? ' optional="true"' : ''}/>.`,
+      ],
+      warnings,
+      isErrorUnknown: false,
+    });
+  }
+  if (pricingModel === 'FREEMIUM' && !product.optional) {
+    warnings.push(
+      'This plugin is freemium, but its <product-descriptor> does not say optional="true": the IDE will ask for a licence before any feature works.',
+    );
+  }
 }
 
 /** Tags sent one part each (the vendor's REST client) or several in one part, separated by commas. */

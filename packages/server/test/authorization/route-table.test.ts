@@ -118,6 +118,13 @@ interface Resources {
   documentationSuffix: string;
   noteId: number;
   tokenId: number;
+  vendorId: number;
+  offerId: number;
+  couponId: number;
+  applicationId: number;
+  priceChangeId: number;
+  orderId: number;
+  invoiceId: number;
 }
 
 /**
@@ -133,6 +140,14 @@ const PATH_PARAMETERS: Record<string, (resources: Resources) => string> = {
   urlSuffix: (resources) => resources.documentationSuffix,
   noteId: (resources) => String(resources.noteId),
   tokens: (resources) => String(resources.tokenId),
+  plugin: (resources) => String(resources.pluginId),
+  vendor: (resources) => String(resources.vendorId),
+  offerId: (resources) => String(resources.offerId),
+  couponId: (resources) => String(resources.couponId),
+  applicationId: (resources) => String(resources.applicationId),
+  changeId: (resources) => String(resources.priceChangeId),
+  orders: (resources) => String(resources.orderId),
+  invoices: (resources) => String(resources.invoiceId),
   users: () => String(personas.owner),
   uid: () => 'an-interaction-that-does-not-exist',
   family: () => 'intellij',
@@ -211,6 +226,37 @@ async function freshResources(): Promise<Resources> {
     name: `revocable ${resourceCount}`,
     scopes: ['manage'],
   });
+  // Selling: the plugin's vendor, an offer with a coupon, an application to a program, a scheduled price
+  // change, and an order (bought by the owner persona) with its invoice.
+  const vendorId = await insertedId(
+    sql`INSERT INTO vendors (name) VALUES (${`Access Vendor ${resourceCount}`}) RETURNING id`,
+  );
+  await t.db.execute(sql`UPDATE plugins SET vendor_id = ${vendorId} WHERE id = ${pluginId}`);
+  const offerId = await insertedId(
+    sql`INSERT INTO offers (plugin_id, name, discount_kind, discount_value, valid_from, valid_until)
+      VALUES (${pluginId}, 'Access offer', 'PERCENT', 10, now(), now() + interval '1 day') RETURNING id`,
+  );
+  const couponId = await insertedId(
+    sql`INSERT INTO coupons (offer_id, code) VALUES (${offerId}, ${`ACCESS${resourceCount}`}) RETURNING id`,
+  );
+  const applicationId = await insertedId(
+    sql`INSERT INTO program_applications (plugin_id, user_id, program, evidence)
+      VALUES (${pluginId}, ${personas.developer}, 'STUDENTS', 'A student of the access school') RETURNING id`,
+  );
+  const priceChangeId = await insertedId(
+    sql`INSERT INTO plugin_price_lists (plugin_id, effective_at) VALUES (${pluginId}, now() + interval '10 days')
+      RETURNING id`,
+  );
+  const orderId = await insertedId(
+    sql`INSERT INTO orders (buyer_id, plugin_id, license_kind, billing_period, quantity, licensee, country_code,
+        currency, subtotal_minor, discount_minor, total_minor, lines, payment_provider)
+      VALUES (${personas.owner}, ${pluginId}, 'PERSONAL', 'YEARLY', 1, 'Owner', 'DE', 'USD', 1000, 0, 1000, '[]',
+        'invoice') RETURNING id`,
+  );
+  const invoiceId = await insertedId(
+    sql`INSERT INTO invoices (order_id, number, amount_minor, currency, due_at)
+      VALUES (${orderId}, ${`INV-ACCESS-${resourceCount}`}, 1000, 'USD', now() + interval '14 days') RETURNING id`,
+  );
   return {
     pluginId,
     reviewId,
@@ -220,6 +266,13 @@ async function freshResources(): Promise<Resources> {
     documentationSuffix: 'guide',
     noteId,
     tokenId: token.id,
+    vendorId,
+    offerId,
+    couponId,
+    applicationId,
+    priceChangeId,
+    orderId,
+    invoiceId,
   };
 }
 

@@ -64,5 +64,6 @@ describe.each(DATABASE_KINDS)('the Drizzle schema on %s', (kind) => {
 
 /** `serial` is integer with a sequence default; format_type() shows the integer. */
 function normaliseType(type: string): string {
-  return type === 'serial' ? 'integer' : type;
+  if (type === 'serial') return 'integer';
+  return type === 'bigserial' ? 'bigint' : type;
 }

@@ -318,6 +318,11 @@ const versionColumns = {
   approvalState: text('approval_state', { enum: VERSION_APPROVAL_STATES }).notNull().default('pending'),
   downloads: bigint('downloads', { mode: 'number' }).notNull().default(0),
   createdAt: timestamptz('created_at').notNull().defaultNow(),
+  /** `<product-descriptor>` of plugin.xml, which paid versions declare (migration 0040). */
+  productCode: text('product_code'),
+  productReleaseDate: date('product_release_date', { mode: 'string' }),
+  productReleaseVersion: integer('product_release_version'),
+  productOptional: boolean('product_optional'),
 };
 
 export const pluginVersions = pgTable('plugin_versions', versionColumns, (table) => [

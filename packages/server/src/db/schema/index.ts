@@ -1,3 +1,4 @@
 export * from './catalogue';
 export * from './auth';
 export * from './publishing';
+export * from './commerce';

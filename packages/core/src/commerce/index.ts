@@ -1,0 +1,4 @@
+export * from './money';
+export * from './terms';
+export * from './quote';
+export * from './offers';

@@ -1,0 +1,271 @@
+import type {
+  SalesAnalyticsBody,
+  SalesAnalyticsQuery,
+  SalesInfoBody,
+  SalesQuery,
+} from '@marketplace/api-contract';
+import { minorToDecimalText, type Currency } from '@marketplace/core';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Queryable } from '../db/client';
+import { ApiError } from '../plugins/app/errors';
+import { selectRows } from '../search/sql';
+
+/*
+ * What the vendor's sales tab reads: each sale with its money (gross, discounts, commission, net), totals,
+ * revenue per month and trial-to-paid conversion, and the full report as CSV. Every query is bounded by the
+ * item and a date range, which the (plugin_id, sold_at) index serves.
+ */
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface SalesRange {
+  from: Date;
+  /** Exclusive: the start of the day after the last day. */
+  until: Date;
+}
+
+/** The range of yyyy-MM-dd days asked for (inclusive); by default the last year up to today. */
+export function salesRange(
+  startDate: string | undefined,
+  endDate: string | undefined,
+  now: Date = new Date(),
+): SalesRange {
+  const today = new Date(`${now.toISOString().slice(0, 10)}T00:00:00Z`);
+  const parse = (text: string, what: string) => {
+    const day = new Date(`${text}T00:00:00Z`);
+    if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== text) {
+      throw new ApiError('validation', `The ${what} "${text}" is not a date (yyyy-MM-dd).`);
+    }
+    return day;
+  };
+  const last = endDate ? parse(endDate, 'end date') : today;
+  const first = startDate ? parse(startDate, 'start date') : new Date(last.getTime() - 364 * DAY_MS);
+  if (first > last)
+    throw new ApiError('validation', `The start date ${startDate} is after the end date ${endDate}.`);
+  return { from: first, until: new Date(last.getTime() + DAY_MS) };
+}
+
+function salesFilter(pluginId: number, range: SalesRange, query: SalesAnalyticsQuery): SQL {
+  return sql`s.plugin_id = ${pluginId} AND s.sold_at >= ${range.from} AND s.sold_at < ${range.until}
+    ${query.licenseKind ? sql`AND s.license_kind = ${query.licenseKind}` : sql``}
+    ${query.billingPeriod ? sql`AND s.billing_period = ${query.billingPeriod}` : sql``}
+    ${query.countryCode ? sql`AND s.country_code = ${query.countryCode}` : sql``}`;
+}
+
+type Numeric = string | number;
+
+export async function salesInfo(
+  db: Queryable,
+  pluginId: number,
+  query: SalesQuery,
+  currency: Currency,
+  commissionPercent: number,
+): Promise<SalesInfoBody> {
+  const range = salesRange(query.startDate, query.endDate);
+  const where = salesFilter(pluginId, range, query);
+  const [totals] = await selectRows<{
+    sales: Numeric;
+    licenses: Numeric;
+    gross: Numeric;
+    discount: Numeric;
+    commission: Numeric;
+    net: Numeric;
+  }>(
+    db,
+    sql`SELECT count(*) AS sales, coalesce(sum(quantity), 0) AS licenses, coalesce(sum(gross_minor), 0) AS gross,
+        coalesce(sum(discount_minor), 0) AS discount, coalesce(sum(commission_minor), 0) AS commission,
+        coalesce(sum(net_minor), 0) AS net
+      FROM sales s WHERE ${where}`,
+  );
+  const rows = await selectRows<{
+    id: Numeric;
+    sold_at: Date;
+    license_kind: SalesInfoBody['sales'][number]['licenseKind'];
+    billing_period: SalesInfoBody['sales'][number]['billingPeriod'];
+    quantity: number;
+    country_code: string;
+    gross_minor: Numeric;
+    discount_minor: Numeric;
+    commission_minor: Numeric;
+    net_minor: Numeric;
+  }>(
+    db,
+    sql`SELECT s.id, s.sold_at, s.license_kind, s.billing_period, s.quantity, s.country_code, s.gross_minor,
+        s.discount_minor, s.commission_minor, s.net_minor
+      FROM sales s WHERE ${where} ORDER BY s.sold_at DESC, s.id DESC
+      LIMIT ${query.size} OFFSET ${(query.page - 1) * query.size}`,
+  );
+  return {
+    currency: currency.code,
+    commissionPercent,
+    total: Number(totals?.sales ?? 0),
+    totals: {
+      sales: Number(totals?.sales ?? 0),
+      licenses: Number(totals?.licenses ?? 0),
+      grossMinor: Number(totals?.gross ?? 0),
+      discountMinor: Number(totals?.discount ?? 0),
+      commissionMinor: Number(totals?.commission ?? 0),
+      netMinor: Number(totals?.net ?? 0),
+    },
+    sales: rows.map((row) => ({
+      id: Number(row.id),
+      soldAt: new Date(row.sold_at).getTime(),
+      licenseKind: row.license_kind,
+      billingPeriod: row.billing_period,
+      quantity: row.quantity,
+      countryCode: row.country_code,
+      grossMinor: Number(row.gross_minor),
+      discountMinor: Number(row.discount_minor),
+      commissionMinor: Number(row.commission_minor),
+      netMinor: Number(row.net_minor),
+    })),
+  };
+}
+
+export async function salesAnalytics(
+  db: Queryable,
+  pluginId: number,
+  query: SalesAnalyticsQuery,
+  currency: Currency,
+): Promise<SalesAnalyticsBody> {
+  const range = salesRange(query.startDate, query.endDate);
+  const where = salesFilter(pluginId, range, query);
+  const [monthRows, trialRows, countryRows] = await Promise.all([
+    selectRows<{ month: string; sales: Numeric; gross: Numeric; net: Numeric; after_trial: Numeric }>(
+      db,
+      sql`SELECT to_char(date_trunc('month', s.sold_at AT TIME ZONE 'UTC'), 'YYYY-MM') AS month, count(*) AS sales,
+          sum(s.gross_minor) AS gross, sum(s.net_minor) AS net, count(*) FILTER (WHERE s.after_trial) AS after_trial
+        FROM sales s WHERE ${where} GROUP BY 1 ORDER BY 1`,
+    ),
+    selectRows<{ month: string; trials: Numeric; converted: Numeric }>(
+      db,
+      sql`SELECT to_char(date_trunc('month', t.started_at AT TIME ZONE 'UTC'), 'YYYY-MM') AS month, count(*) AS trials,
+          count(*) FILTER (WHERE EXISTS (SELECT 1 FROM orders o WHERE o.plugin_id = t.plugin_id
+            AND o.buyer_id = t.user_id AND o.status = 'PAID' AND o.created_at >= t.started_at)) AS converted
+        FROM trials t WHERE t.plugin_id = ${pluginId} AND t.started_at >= ${range.from} AND t.started_at < ${range.until}
+        GROUP BY 1 ORDER BY 1`,
+    ),
+    selectRows<{ country_code: string; sales: Numeric; net: Numeric }>(
+      db,
+      sql`SELECT s.country_code, count(*) AS sales, sum(s.net_minor) AS net FROM sales s WHERE ${where}
+        GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT 20`,
+    ),
+  ]);
+  const months = new Map<string, SalesAnalyticsBody['months'][number]>();
+  // Every month of the range appears, with zeros where nothing sold.
+  for (
+    let cursor = new Date(Date.UTC(range.from.getUTCFullYear(), range.from.getUTCMonth(), 1));
+    cursor < range.until;
+    cursor = new Date(Date.UTC(cursor.getUTCFullYear(), cursor.getUTCMonth() + 1, 1))
+  ) {
+    const month = cursor.toISOString().slice(0, 7);
+    months.set(month, { month, sales: 0, grossMinor: 0, netMinor: 0, trials: 0, salesAfterTrial: 0 });
+  }
+  for (const row of monthRows) {
+    const entry = months.get(row.month);
+    if (!entry) continue;
+    entry.sales = Number(row.sales);
+    entry.grossMinor = Number(row.gross);
+    entry.netMinor = Number(row.net);
+    entry.salesAfterTrial = Number(row.after_trial);
+  }
+  let trials = 0;
+  let converted = 0;
+  for (const row of trialRows) {
+    const entry = months.get(row.month);
+    if (entry) entry.trials = Number(row.trials);
+    trials += Number(row.trials);
+    converted += Number(row.converted);
+  }
+  return {
+    currency: currency.code,
+    months: [...months.values()],
+    countries: countryRows.map((row) => ({
+      countryCode: row.country_code,
+      sales: Number(row.sales),
+      netMinor: Number(row.net),
+    })),
+    trialConversionPercent: trials === 0 ? null : Math.round((converted * 100) / trials),
+  };
+}
+
+/** A CSV field: quoted when it holds a separator, a quote or a line break; formula starts are defused. */
+function csvField(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export const SALES_REPORT_COLUMNS = [
+  'sale_id',
+  'date',
+  'license_kind',
+  'billing_period',
+  'quantity',
+  'country',
+  'currency',
+  'gross',
+  'discounts',
+  'commission',
+  'net',
+] as const;
+
+/**
+ * The full report: every sale of the range as CSV lines (amounts as decimal text of the currency), produced
+ * in pages of 5,000 rows so a report of any length streams in bounded memory.
+ */
+export async function* salesReportLines(
+  db: Queryable,
+  pluginId: number,
+  query: SalesAnalyticsQuery,
+  currency: Currency,
+): AsyncGenerator<string> {
+  const range = salesRange(query.startDate, query.endDate);
+  const where = salesFilter(pluginId, range, query);
+  yield `${SALES_REPORT_COLUMNS.join(',')}\r\n`;
+  let after: { soldAt: Date; id: number } | undefined;
+  for (;;) {
+    const rows = await selectRows<{
+      id: Numeric;
+      sold_at: Date;
+      license_kind: string;
+      billing_period: string;
+      quantity: number;
+      country_code: string;
+      currency: string;
+      gross_minor: Numeric;
+      discount_minor: Numeric;
+      commission_minor: Numeric;
+      net_minor: Numeric;
+    }>(
+      db,
+      sql`SELECT s.id, s.sold_at, s.license_kind, s.billing_period, s.quantity, s.country_code, s.currency,
+          s.gross_minor, s.discount_minor, s.commission_minor, s.net_minor
+        FROM sales s WHERE ${where}
+          ${after ? sql`AND (s.sold_at, s.id) > (${after.soldAt}, ${after.id})` : sql``}
+        ORDER BY s.sold_at, s.id LIMIT 5000`,
+    );
+    if (rows.length === 0) return;
+    let page = '';
+    for (const row of rows) {
+      page += `${[
+        String(row.id),
+        new Date(row.sold_at).toISOString().slice(0, 10),
+        row.license_kind,
+        row.billing_period,
+        String(row.quantity),
+        row.country_code,
+        row.currency,
+        minorToDecimalText(Number(row.gross_minor), currency),
+        minorToDecimalText(Number(row.discount_minor), currency),
+        minorToDecimalText(Number(row.commission_minor), currency),
+        minorToDecimalText(Number(row.net_minor), currency),
+      ]
+        .map(csvField)
+        .join(',')}\r\n`;
+    }
+    yield page;
+    const last = rows[rows.length - 1]!;
+    after = { soldAt: new Date(last.sold_at), id: Number(last.id) };
+    if (rows.length < 5000) return;
+  }
+}
