@@ -5,6 +5,7 @@ import {
   type EditableScreenshot,
   type ProductFamily,
 } from '@marketplace/core';
+import { CommerceClient } from './commerce';
 import type { PageRelation } from './link-header';
 import { apiPaths } from './paths';
 import { buildQuery, type QueryParameters } from './query';
@@ -74,9 +75,12 @@ function statisticsDay(name: string, day: StatisticsDay): string {
  */
 export class ApiClient {
   private readonly transport: ApiTransport;
+  /** Selling: prices, quotes, trials, orders, licences; offers and sales; sellers and invoices. */
+  readonly commerce: CommerceClient;
 
   constructor(options: ApiClientOptions) {
     this.transport = new ApiTransport(options);
+    this.commerce = new CommerceClient(this.transport);
   }
 
   /** The base URL every path is appended to, without a trailing slash. */

@@ -36,3 +36,5 @@ export {
   type UploadOutcome,
   type UploadProgress,
 } from './upload';
+export { CommerceClient, commercePaths } from './commerce';
+export type * from './commerce';
