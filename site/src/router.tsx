@@ -36,6 +36,7 @@ export const routes: RouteObject[] = [
       { path: 'dashboard/plugin/:pluginId', ...page(() => import('./pages/dashboard/EditPluginPage')) },
       { path: 'dashboard/tokens', ...page(() => import('./pages/dashboard/TokensPage')) },
       { path: 'admin', ...page(() => import('./pages/admin/AdminPage')) },
+      { path: 'account/licenses', ...page(() => import('./pages/account/LicensesPage')) },
       { path: 'auth/callback', ...page(() => import('./pages/auth/CallbackPage')) },
       { path: '*', ...page(() => import('./pages/NotFoundPage')) },
     ],

@@ -54,6 +54,7 @@ function Header() {
         <nav className="site-nav" aria-label="Main">
           <NavLink to="/search">Browse</NavLink>
           {user ? <NavLink to="/dashboard">My items</NavLink> : null}
+          {user ? <NavLink to="/account/licenses">Licences</NavLink> : null}
           {user ? <NavLink to="/admin">Moderation</NavLink> : null}
         </nav>
         <AccountMenu />
