@@ -1,3 +1,4 @@
+import { createPublicKey, verify } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -527,6 +528,20 @@ describe('buying', () => {
       licensee: 'Jana Nováková',
       trial: false,
     });
+    // The check docs/selling.md gives plugins: the raw key "x" behind the Ed25519 SPKI prefix, JDK-style.
+    const { keys: jwks } = keys.json<{ keys: { x: string }[] }>();
+    const [header, body, signature] = bought.token.split('.') as [string, string, string];
+    const spki = Buffer.concat([
+      Buffer.from('302a300506032b6570032100', 'hex'),
+      Buffer.from(jwks[0]!.x, 'base64url'),
+    ]);
+    const publicKey = createPublicKey({ key: spki, format: 'der', type: 'spki' });
+    expect(
+      verify(null, Buffer.from(`${header}.${body}`), publicKey, Buffer.from(signature, 'base64url')),
+    ).toBe(true);
+    expect(
+      verify(null, Buffer.from(`${header}.${body}x`), publicKey, Buffer.from(signature, 'base64url')),
+    ).toBe(false);
     const verified = json<LicenseVerificationBody>(
       await t.call(undefined, {
         method: 'POST',
