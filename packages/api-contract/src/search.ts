@@ -1,4 +1,4 @@
-import { IDE_PRODUCT_KEYS, PRODUCT_FAMILIES } from '@marketplace/core';
+import { COMMUNITY_PROGRAMS, IDE_PRODUCT_KEYS, PRODUCT_FAMILIES } from '@marketplace/core';
 import { Type, type Static } from 'typebox';
 import { FamilySchema, PaymentFilterSchema, SortOrderSchema } from './common';
 import { PluginSummarySchema } from './plugins';
@@ -14,6 +14,12 @@ const searchFilters = {
   ),
   products: Type.Optional(
     Type.Array(ProductKeySchema, { maxItems: 40, description: 'Compatible with any of' }),
+  ),
+  communityPrograms: Type.Optional(
+    Type.Array(Type.Enum([...COMMUNITY_PROGRAMS]), {
+      maxItems: COMMUNITY_PROGRAMS.length,
+      description: 'Items that offer any of these community programs (free or discounted licences)',
+    }),
   ),
   family: Type.Enum([...PRODUCT_FAMILIES], {
     default: 'intellij',

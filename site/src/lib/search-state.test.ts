@@ -4,7 +4,7 @@ import { readBrowseState, searchQueryOf, SORT_ORDER_LABELS, writeBrowseState } f
 describe('the search state in the address bar', () => {
   it('round-trips every filter, the sort order and the page', () => {
     const params = new URLSearchParams(
-      'search=git&orderBy=update+date&payment=paid&tags=Languages&tags=Testing&products=IDEA&products=GOLAND&family=intellij&page=3',
+      'search=git&orderBy=update+date&payment=paid&tags=Languages&tags=Testing&products=IDEA&products=GOLAND&communityPrograms=STUDENTS&family=intellij&page=3',
     );
     const state = readBrowseState(params);
     expect(state).toEqual({
@@ -13,6 +13,7 @@ describe('the search state in the address bar', () => {
       payment: 'paid',
       tags: ['Languages', 'Testing'],
       products: ['IDEA', 'GOLAND'],
+      communityPrograms: ['STUDENTS'],
       family: 'intellij',
       page: 3,
     });
@@ -21,7 +22,9 @@ describe('the search state in the address bar', () => {
 
   it('falls back to defaults for unknown or hostile values and leaves defaults out of the address', () => {
     const state = readBrowseState(
-      new URLSearchParams('orderBy=popularity&payment=cheap&products=NOPE&family=mars&page=-2&tags=%20'),
+      new URLSearchParams(
+        'orderBy=popularity&payment=cheap&products=NOPE&communityPrograms=RETIREES&family=mars&page=-2&tags=%20',
+      ),
     );
     expect(state).toEqual({
       search: '',
@@ -29,6 +32,7 @@ describe('the search state in the address bar', () => {
       payment: 'all',
       tags: [],
       products: [],
+      communityPrograms: [],
       family: undefined,
       page: 1,
     });

@@ -1,8 +1,11 @@
 import {
+  COMMUNITY_PROGRAMS,
   IDE_PRODUCT_KEYS,
+  isCommunityProgram,
   isPaymentFilter,
   isProductFamily,
   isSortOrder,
+  type CommunityProgram,
   type IdeProductKey,
   type PaymentFilter,
   type ProductFamily,
@@ -20,6 +23,8 @@ export interface BrowseState {
   payment: PaymentFilter;
   tags: string[];
   products: IdeProductKey[];
+  /** Items offering free or discounted licences in any of these programs. */
+  communityPrograms: CommunityProgram[];
   family: ProductFamily | undefined;
   /** 1-based. */
   page: number;
@@ -43,6 +48,9 @@ export function readBrowseState(params: URLSearchParams): BrowseState {
     payment: isPaymentFilter(payment) ? payment : 'all',
     tags: [...new Set(params.getAll('tags').filter((tag) => tag.trim() !== ''))].slice(0, 20),
     products: [...new Set(params.getAll('products').filter(isProductKey))],
+    communityPrograms: COMMUNITY_PROGRAMS.filter((program) =>
+      params.getAll('communityPrograms').some((value) => isCommunityProgram(value) && value === program),
+    ),
     family: isProductFamily(family) ? family : undefined,
     page: Number.isInteger(page) && page >= 1 && page <= 500 ? page : 1,
   };
@@ -56,6 +64,7 @@ export function writeBrowseState(state: BrowseState): URLSearchParams {
   if (state.payment !== 'all') params.set('payment', state.payment);
   for (const tag of state.tags) params.append('tags', tag);
   for (const product of state.products) params.append('products', product);
+  for (const program of state.communityPrograms) params.append('communityPrograms', program);
   if (state.family) params.set('family', state.family);
   if (state.page > 1) params.set('page', String(state.page));
   return params;
@@ -69,6 +78,7 @@ export function searchQueryOf(state: BrowseState): SearchPluginsInput {
     payment: state.payment,
     ...(state.tags.length ? { tags: state.tags } : {}),
     ...(state.products.length ? { products: state.products } : {}),
+    ...(state.communityPrograms.length ? { communityPrograms: state.communityPrograms } : {}),
     ...(state.family ? { family: state.family } : {}),
     max: SEARCH_PAGE_SIZE,
     offset: (state.page - 1) * SEARCH_PAGE_SIZE,

@@ -35,6 +35,8 @@ export interface IndexedPlugin {
   developerIds: readonly number[];
   /** IDE product keys it names; none means every product of its family. */
   products: readonly string[];
+  /** The community programs it offers licences in (commerce). */
+  programs: readonly string[];
   downloads: number;
   ratingMean: number;
   ratingCount: number;
@@ -52,6 +54,8 @@ export interface SearchFilters {
   tags?: readonly string[] | undefined;
   /** IDE product keys; an item must be compatible with at least one. */
   products?: readonly IdeProductKey[] | undefined;
+  /** Community programs; an item must offer at least one. */
+  communityPrograms?: readonly string[] | undefined;
   family?: ProductFamily | undefined;
 }
 
@@ -122,6 +126,7 @@ export class CatalogueIndex {
   private readonly byFamily = new Map<string, SlotSet>();
   private readonly byPricing = new Map<string, SlotSet>();
   private readonly byTag = new Map<string, SlotSet>();
+  private readonly byProgram = new Map<string, SlotSet>();
   private readonly byProduct = new Map<string, SlotSet>();
   private readonly byMember = new Map<number, SlotSet>();
   /** Lexeme -> postings, each `slot * 4 + field`; postings of replaced slots stay until the next rebuild. */
@@ -198,6 +203,7 @@ export class CatalogueIndex {
     setFor(this.byPricing, plugin.pricingModel).add(slot);
     for (const tag of plugin.summary.tags) setFor(this.byTag, tag.toLowerCase()).add(slot);
     for (const product of plugin.products) setFor(this.byProduct, product).add(slot);
+    for (const program of plugin.programs) setFor(this.byProgram, program).add(slot);
     if (plugin.ownerId !== null) setFor(this.byMember, plugin.ownerId).add(slot);
     for (const developer of plugin.developerIds) setFor(this.byMember, developer).add(slot);
   }
@@ -210,6 +216,7 @@ export class CatalogueIndex {
     this.byPricing.get(plugin.pricingModel)?.delete(slot);
     for (const tag of plugin.summary.tags) this.byTag.get(tag.toLowerCase())?.delete(slot);
     for (const product of plugin.products) this.byProduct.get(product)?.delete(slot);
+    for (const program of plugin.programs) this.byProgram.get(program)?.delete(slot);
     if (plugin.ownerId !== null) this.byMember.get(plugin.ownerId)?.delete(slot);
     for (const developer of plugin.developerIds) this.byMember.get(developer)?.delete(slot);
   }
@@ -270,6 +277,13 @@ export class CatalogueIndex {
     }
     for (const tag of new Set((filters.tags ?? []).map((name) => name.toLowerCase()))) {
       visible.intersect(this.byTag.get(tag) ?? new SlotSet());
+    }
+    if (filters.communityPrograms?.length) {
+      const offering = new SlotSet();
+      for (const program of new Set(filters.communityPrograms)) {
+        offering.unite(this.byProgram.get(program) ?? new SlotSet());
+      }
+      visible.intersect(offering);
     }
     if (withProducts && filters.products?.length) {
       const compatible = new SlotSet();

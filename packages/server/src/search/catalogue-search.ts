@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { PROGRAMS_OF_PLUGIN } from '../commerce/catalogue-columns';
 import { CatalogueFollower, type CatalogueFollowerOptions } from '../db/catalogue-follower';
 import type { Database, Transaction } from '../db/client';
 import {
@@ -20,6 +21,7 @@ interface IndexRow extends PluginSummaryRow {
   owner_id: number | null;
   developer_ids: number[];
   products: string[];
+  programs: string[];
   search_vector: string;
 }
 
@@ -87,6 +89,7 @@ export class CatalogueSearch extends CatalogueFollower<IndexChanges> {
             AS developer_ids,
           coalesce((SELECT array_agg(cp.product ORDER BY cp.product) FROM plugin_compatible_products cp
             WHERE cp.plugin_id = p.id), '{}') AS products,
+          ${PROGRAMS_OF_PLUGIN} AS programs,
           p.search_vector::text AS search_vector
         FROM plugins p LEFT JOIN vendors v ON v.id = p.vendor_id
         WHERE p.changed_by_xact >= ${since}::xid8`,
@@ -135,6 +138,7 @@ function toIndexedPlugin(row: IndexRow): IndexedPlugin {
     ownerId: row.owner_id,
     developerIds: row.developer_ids,
     products: row.products,
+    programs: row.programs,
     downloads: row.downloads,
     ratingMean: row.rating_mean,
     ratingCount: row.rating_count,

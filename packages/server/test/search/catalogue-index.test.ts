@@ -59,6 +59,7 @@ interface Draft {
   ownerId?: number | null;
   developerIds?: number[];
   products?: IdeProductKey[];
+  programs?: string[];
   downloads?: number;
   ratingMean?: number;
   ratingCount?: number;
@@ -82,6 +83,7 @@ function plugin(draft: Draft): IndexedPlugin {
     ownerId = null,
     developerIds = [],
     products = [],
+    programs = [],
     downloads = 100,
     ratingMean = 4,
     ratingCount = 10,
@@ -116,6 +118,7 @@ function plugin(draft: Draft): IndexedPlugin {
     ownerId,
     developerIds,
     products,
+    programs,
     downloads,
     ratingMean,
     ratingCount,
@@ -172,6 +175,7 @@ const CATALOGUE: Draft[] = [
       "'compos':8C 'file':9C 'kubernet':11C 'pod':12C",
     pricingModel: 'FREEMIUM',
     products: ['IDEA'],
+    programs: ['OPEN_SOURCE', 'STUDENTS'],
     downloads: 90_000,
   },
   {
@@ -197,6 +201,7 @@ const CATALOGUE: Draft[] = [
       "'pytest':9C 'unittest':11C 'suit':12C 'editor':15C",
     pricingModel: 'PAID',
     products: ['PYCHARM'],
+    programs: ['STUDENTS'],
     downloads: 1_200,
   },
   {
@@ -553,6 +558,20 @@ describe('CatalogueIndex', () => {
         GIT_TOOLBOX,
       ]);
       expect(find({ payment: 'paid', search: 'python' })).toEqual([PYTHON_TEST_RUNNER]);
+    });
+
+    it('keeps items offering any of the community programs asked for', () => {
+      expect(sortedIds(find({ communityPrograms: ['STUDENTS'] }))).toEqual([
+        CONTAINER_TOOLS,
+        PYTHON_TEST_RUNNER,
+      ]);
+      expect(find({ communityPrograms: ['OPEN_SOURCE'] })).toEqual([CONTAINER_TOOLS]);
+      expect(sortedIds(find({ communityPrograms: ['OPEN_SOURCE', 'STUDENTS'] }))).toEqual([
+        CONTAINER_TOOLS,
+        PYTHON_TEST_RUNNER,
+      ]);
+      expect(find({ communityPrograms: ['STARTUPS'] })).toEqual([]);
+      expect(find({ communityPrograms: ['STUDENTS'], search: 'python' })).toEqual([PYTHON_TEST_RUNNER]);
     });
 
     it('keeps everything for payment "all"', () => {

@@ -1,4 +1,6 @@
 import {
+  COMMUNITY_PROGRAM_LABELS,
+  COMMUNITY_PROGRAMS,
   familyLabel,
   formatNumber,
   IDE_PRODUCTS,
@@ -111,6 +113,29 @@ export default function SearchPage() {
                 }
               />
               {PAYMENT_LABELS[payment]}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset className="site-filter">
+          <legend>Community programs</legend>
+          {COMMUNITY_PROGRAMS.map((program) => (
+            <label key={program} className="site-check">
+              <input
+                type="checkbox"
+                name="communityPrograms"
+                value={program}
+                checked={state.communityPrograms.includes(program)}
+                onChange={(event) =>
+                  update({
+                    communityPrograms: event.target.checked
+                      ? COMMUNITY_PROGRAMS.filter(
+                          (candidate) => candidate === program || state.communityPrograms.includes(candidate),
+                        )
+                      : state.communityPrograms.filter((other) => other !== program),
+                  })
+                }
+              />
+              {COMMUNITY_PROGRAM_LABELS[program]}
             </label>
           ))}
         </fieldset>
