@@ -205,6 +205,21 @@ export async function deleteOffer(db: Queryable, pluginId: number, offerId: numb
   await db.execute(sql`DELETE FROM offers WHERE id = ${offerId} AND plugin_id = ${pluginId}`);
 }
 
+/** The offer valid now, for coupons asked for without naming an offer; a 400 when none or several are. */
+export async function currentOfferId(db: Queryable, pluginId: number): Promise<number> {
+  const rows = await selectRows<{ id: number }>(
+    db,
+    sql`SELECT id FROM offers WHERE plugin_id = ${pluginId} AND valid_from <= now() AND valid_until > now()`,
+  );
+  if (rows.length === 1) return rows[0]!.id;
+  throw new ApiError(
+    'validation',
+    rows.length === 0
+      ? 'No offer of this item is valid today: create an offer first, or name one with offerId.'
+      : 'Several offers of this item are valid today: name the one the coupons are for with offerId.',
+  );
+}
+
 interface CouponRow {
   id: number;
   offer_id: number;

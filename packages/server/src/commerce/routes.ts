@@ -68,6 +68,7 @@ import {
 } from './monetization';
 import {
   createOffer,
+  currentOfferId,
   deleteOffer,
   generateCoupons,
   listCoupons,
@@ -242,6 +243,20 @@ export function commerceRoutes(env: CommerceEnvironment): FastifyPluginAsyncType
     }
 
     // ---- Prices, discounts, programs, terms ---------------------------------------------------------------
+
+    app.get(
+      PLUGIN,
+      {
+        config: { auth: { rule: 'public' } },
+        schema: {
+          tags: ['commerce'],
+          summary: 'The item as the marketplace sells it (the same answer as /prices)',
+          params: IdParams,
+          response: { 200: PricingSchema, ...errors },
+        },
+      },
+      async (request) => loadPricing(app.db, await visibleItem(request, request.params.id), env.currency),
+    );
 
     app.get(
       `${PLUGIN}/prices`,
@@ -788,6 +803,30 @@ export function commerceRoutes(env: CommerceEnvironment): FastifyPluginAsyncType
         },
       },
       async (request) => listCoupons(app.db, request.params.id, null),
+    );
+
+    app.post(
+      `${PLUGIN}/coupons`,
+      {
+        config: OWNER,
+        schema: {
+          tags: ['commerce'],
+          summary:
+            'Generate coupons (?numberOfCoupons=N) for the offer named by offerId, or else the offer valid today',
+          params: IdParams,
+          querystring: Type.Object({
+            ...CouponCountQuery.properties,
+            offerId: Type.Optional(IdParams.properties.id),
+          }),
+          response: { 201: CouponsSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const offerId = request.query.offerId ?? (await currentOfferId(app.db, request.params.id));
+        return reply
+          .code(201)
+          .send(await generateCoupons(app.db, request.params.id, offerId, request.query.numberOfCoupons));
+      },
     );
 
     app.post(

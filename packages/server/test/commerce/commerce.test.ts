@@ -205,10 +205,32 @@ describe('prices, discounts and offers', () => {
     );
     expect(pricing).toMatchObject({ forSale: true, currency: 'USD', trialDays: 30 });
     expect(pricing.prices).toHaveLength(4);
+    const base = await t.call(undefined, { method: 'GET', url: `/api/marketplace/plugin/${pluginId}` });
+    expect(base.json()).toEqual(pricing);
     expect(pricing.continuityDiscounts).toEqual([
       { year: 2, percent: 20 },
       { year: 3, percent: 40 },
     ]);
+  });
+
+  it('finds the item by the community programs it offers', async () => {
+    const search = async () =>
+      json<{ plugins: { id: number }[] }>(
+        await t.call(undefined, { method: 'GET', url: '/api/searchPlugins?communityPrograms=STUDENTS' }),
+      ).plugins.map((plugin) => plugin.id);
+    expect(await search()).toEqual([]);
+    const set = await t.call(people.vendor, {
+      method: 'PUT',
+      url: `/api/marketplace/plugin/${pluginId}/programs`,
+      payload: { programs: [{ program: 'STUDENTS', percent: 100 }] },
+    });
+    expect(set.statusCode).toBe(200);
+    expect(await search()).toEqual([pluginId]);
+    const unknown = await t.call(undefined, {
+      method: 'GET',
+      url: '/api/searchPlugins?communityPrograms=PENSIONERS',
+    });
+    expect(unknown.statusCode).toBe(400);
   });
 
   it('announces a scheduled price change, which takes effect on its day', async () => {
@@ -347,6 +369,17 @@ describe('prices, discounts and offers', () => {
         expect(answer.statusCode, `${path} for ${who ?? 'a guest'}`).toBe(status);
       }
     }
+    // Asked for at the item's level, coupons need the offer named when several are valid today.
+    const ambiguous = await t.call(people.vendor, {
+      method: 'POST',
+      url: `/api/marketplace/plugin/${pluginId}/coupons?numberOfCoupons=2`,
+    });
+    expect(ambiguous.statusCode).toBe(400);
+    const named = await t.call(people.vendor, {
+      method: 'POST',
+      url: `/api/marketplace/plugin/${pluginId}/coupons?numberOfCoupons=2&offerId=${offer.id}`,
+    });
+    expect(json<CouponAnswer[]>(named).map((coupon) => coupon.offerId)).toEqual([offer.id, offer.id]);
     const tooMany = await t.call(people.vendor, {
       method: 'POST',
       url: `/api/marketplace/plugin/${pluginId}/offers/${offer.id}/coupons?numberOfCoupons=0`,
