@@ -713,3 +713,42 @@ describe('uploads of paid items', () => {
     ]);
   });
 });
+
+describe('the API description', () => {
+  it('describes every selling path of spec §7 in the OpenAPI document', async () => {
+    const document = json<{ paths: Record<string, Record<string, unknown>> }>(
+      await t.call(undefined, { method: 'GET', url: '/api/openapi.json' }),
+    );
+    const plugin = '/api/marketplace/plugin/{id}';
+    const expected: [string, string][] = [
+      [plugin, 'get'],
+      ...[
+        'prices',
+        'sales-info',
+        'programs',
+        'user/programs',
+        'release-infos',
+        'schedule-price-change',
+        'volume-discounts',
+        'trial',
+        'continuity-discount',
+        'analytics',
+        'full-report',
+        'offers',
+      ].map((section): [string, string] => [`${plugin}/${section}`, 'get']),
+      [`${plugin}/apply/{code}`, 'get'],
+      [`${plugin}/offers/{offerId}`, 'put'],
+      [`${plugin}/offers/{offerId}/coupons`, 'post'],
+      [`${plugin}/coupons`, 'post'],
+      [`${plugin}/coupons/{couponId}/sent`, 'post'],
+      ['/api/marketplace/vendor/{id}', 'get'],
+      ['/api/marketplace/submit', 'post'],
+      ['/api/plugins/{id}/monetization', 'get'],
+      ['/api/plugins/{id}/monetization/steps', 'get'],
+      ['/api/plugins/{id}/subscriptions', 'put'],
+      ['/api/plugins/{id}/selling-details', 'put'],
+    ];
+    const missing = expected.filter(([path, method]) => document.paths[path]?.[method] === undefined);
+    expect(missing).toEqual([]);
+  });
+});
