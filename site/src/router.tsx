@@ -34,6 +34,11 @@ export const routes: RouteObject[] = [
       { path: 'dashboard', ...page(() => import('./pages/dashboard/DashboardPage')) },
       { path: 'dashboard/new', ...page(() => import('./pages/dashboard/NewPluginPage')) },
       { path: 'dashboard/plugin/:pluginId', ...page(() => import('./pages/dashboard/EditPluginPage')) },
+      {
+        path: 'dashboard/plugin/:pluginId/selling',
+        ...page(() => import('./pages/dashboard/SellingPage')),
+      },
+      { path: 'dashboard/selling/apply', ...page(() => import('./pages/dashboard/SellerApplicationPage')) },
       { path: 'dashboard/tokens', ...page(() => import('./pages/dashboard/TokensPage')) },
       { path: 'admin', ...page(() => import('./pages/admin/AdminPage')) },
       { path: 'account/licenses', ...page(() => import('./pages/account/LicensesPage')) },

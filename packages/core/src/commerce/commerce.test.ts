@@ -36,6 +36,8 @@ describe('money', () => {
     expect(parseMoney('1.005', USD)).toBeUndefined();
     expect(parseMoney('-3', USD)).toBeUndefined();
     expect(parseMoney('abc', USD)).toBeUndefined();
+    expect(parseMoney('9,90', USD)).toBeUndefined();
+    expect(parseMoney('12,345,678.9', USD)).toBe(1_234_567_890);
     expect(parseMoney('12.5', JPY)).toBeUndefined();
   });
 

@@ -104,7 +104,10 @@ const CURRENCY_SYMBOLS: Readonly<Record<string, string>> = {
  * minor digits.
  */
 export function parseMoney(text: string, currency: Currency): number | undefined {
-  const cleaned = text.trim().replace(/,/g, '');
+  const trimmed = text.trim();
+  // Commas only group thousands ('1,234.50'); '9,90' is not read as 990.
+  if (!/^(\d+|\d{1,3}(,\d{3})+)(\.\d+)?$/.test(trimmed)) return undefined;
+  const cleaned = trimmed.replace(/,/g, '');
   const pattern =
     currency.minorDigits > 0 ? new RegExp(`^(\\d+)(?:\\.(\\d{1,${currency.minorDigits}}))?$`) : /^(\d+)$/;
   const match = pattern.exec(cleaned);

@@ -15,6 +15,8 @@ import { api } from '../../lib/api';
 import { errorText } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
+import { InvoicesSection } from './InvoicesSection';
+import { SellersSection } from './SellersSection';
 
 const ACTIONS = [
   ['approve', 'Approve'],
@@ -188,6 +190,12 @@ function Admin() {
   return (
     <div className="site-page site-admin">
       <h1>Moderation</h1>
+      <nav className="site-form-actions" aria-label="Administration sections">
+        <a href="#queue-heading">Waiting for approval</a>
+        <a href="#reports-heading">Reports</a>
+        <a href="#sellers">Sellers</a>
+        <a href="#invoices">Invoices</a>
+      </nav>
       <form className="site-inline-form" onSubmit={open}>
         <label htmlFor="plugin-id">Plugin id</label>
         <input
@@ -304,6 +312,8 @@ function Admin() {
             : null}
         </ul>
       </section>
+      <SellersSection />
+      <InvoicesSection />
     </div>
   );
 }

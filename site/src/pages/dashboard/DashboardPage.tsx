@@ -62,7 +62,12 @@ function MyItems({ user }: { user: SignedInUser }) {
                 </td>
                 <td>{formatNumber(item.downloads)}</td>
                 <td>
-                  <Link to={`/dashboard/plugin/${item.id}`}>Manage</Link>
+                  <Link to={`/dashboard/plugin/${item.id}`} aria-label={`Manage ${item.name}`}>
+                    Manage
+                  </Link>{' '}
+                  <Link to={`/dashboard/plugin/${item.id}/selling`} aria-label={`Selling ${item.name}`}>
+                    Selling
+                  </Link>
                 </td>
               </tr>
             ))}

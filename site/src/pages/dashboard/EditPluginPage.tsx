@@ -463,6 +463,18 @@ function Manage({ pluginId }: { pluginId: number }) {
       />
       <Visibility plugin={data} onChanged={reload} />
       <Fields key={`fields-${data.info.name}`} plugin={data} onSaved={reload} />
+      <Block title="Selling">
+        <p className="site-muted">
+          {data.info.pricingModel === 'FREE'
+            ? `To sell this item, apply to sell and set its prices first; then change its pricing above to ${pricingModelLabel('PAID')} or ${pricingModelLabel('FREEMIUM')}.`
+            : 'Prices, trial, discounts, offers and coupons, and program applications.'}
+        </p>
+        <div className="site-form-actions">
+          <Link className="mp-button" style={{ color: '#fff' }} to={`/dashboard/plugin/${data.id}/selling`}>
+            Selling
+          </Link>
+        </div>
+      </Block>
       <Tags plugin={data} onSaved={reload} />
       <FileUpload
         title="Icon"

@@ -10,26 +10,37 @@ import { InstallButton, StarRating } from '@marketplace/ui';
 import { useRef } from 'react';
 import { NavLink, useParams } from 'react-router';
 import { PageLoading } from '../../components/PageLoading';
+import { RequireSignIn } from '../../components/RequireSignIn';
 import { api } from '../../lib/api';
 import { takePrefetchedPlugin } from '../../lib/prefetch';
 import { errorText, isNotFound } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
 import NotFoundPage from '../NotFoundPage';
+import { MonetizationTab } from './MonetizationTab';
 import { OverviewTab } from './OverviewTab';
 import { PricingTab } from './PricingTab';
 import { ReviewsTab } from './ReviewsTab';
+import { SalesTab } from './SalesTab';
+import { useManagement } from './use-management';
 import { VersionsTab } from './VersionsTab';
 
 /** The tabs that exist (spec §2 lists more; those whose features are not built are not shown at all). */
-type TabKey = '' | 'versions' | 'reviews' | 'pricing';
+type TabKey = '' | 'versions' | 'reviews' | 'pricing' | 'sales' | 'monetization';
 
-function tabsOf(plugin: Plugin): { key: TabKey; label: string }[] {
+/** The tabs only the item's people and administrators see (see useManagement for how the page knows). */
+const MANAGER_TABS: readonly { key: TabKey; label: string }[] = [
+  { key: 'sales', label: 'Sales' },
+  { key: 'monetization', label: 'Monetization' },
+];
+
+function tabsOf(plugin: Plugin, manages: boolean): { key: TabKey; label: string }[] {
   return [
     { key: '', label: 'Overview' },
     { key: 'versions', label: 'Versions' },
     { key: 'reviews', label: 'Reviews' },
     ...(plugin.info.pricingModel === 'FREE' ? [] : [{ key: 'pricing' as const, label: 'Pricing' }]),
+    ...(manages ? MANAGER_TABS : []),
   ];
 }
 
@@ -47,6 +58,7 @@ export default function PluginPage() {
     },
     [pluginId],
   );
+  const management = useManagement(pluginId);
   usePageTitle(plugin.status === 'resolved' ? plugin.data.info.name : undefined);
 
   if (pluginId === undefined || (plugin.status === 'rejected' && isNotFound(plugin.error)))
@@ -61,8 +73,13 @@ export default function PluginPage() {
   }
   if (plugin.status === 'pending') return <PageLoading />;
   const data = plugin.data;
-  const tabs = tabsOf(data);
+  const tabs = tabsOf(data, management.status === 'yes');
   const current = tabs.find((candidate) => candidate.key === tab);
+  const managerTab = MANAGER_TABS.some(({ key }) => key === tab);
+  if (!current && managerTab && management.status === 'pending') return <PageLoading />;
+  // A guest who follows a link to the sales tab is asked to sign in (RequireSignIn's prompt) rather than told 404.
+  if (!current && managerTab && management.status === 'guest')
+    return <RequireSignIn>{() => null}</RequireSignIn>;
   if (!current) return <NotFoundPage />;
   const base = data.info.link;
   const family = data.info.family;
@@ -115,6 +132,10 @@ export default function PluginPage() {
         {current.key === 'versions' ? <VersionsTab plugin={data} /> : null}
         {current.key === 'reviews' ? <ReviewsTab plugin={data} onRatingChange={reload} /> : null}
         {current.key === 'pricing' ? <PricingTab plugin={data} /> : null}
+        {current.key === 'sales' ? <SalesTab plugin={data} /> : null}
+        {current.key === 'monetization' && management.status === 'yes' ? (
+          <MonetizationTab plugin={data} monetization={management.monetization} />
+        ) : null}
       </div>
     </div>
   );
