@@ -29,6 +29,7 @@ export const SITE_ROUTES = [
   '/dashboard/*',
   '/admin',
   '/admin/*',
+  '/account/*',
   '/auth/callback',
   '/embeddable/:type/:pluginId',
 ] as const;

@@ -46,6 +46,8 @@ describe('site hosting', () => {
       '/plugin/12-git-tools/reviews',
       '/author/3',
       '/dashboard/new',
+      '/dashboard/plugin/12/selling',
+      '/account/licenses',
     ]) {
       const response = await app.inject({ url });
       expect(response.statusCode, url).toBe(200);
