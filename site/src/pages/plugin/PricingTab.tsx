@@ -507,7 +507,8 @@ export function PricingTab({ plugin }: { plugin: Plugin }) {
   const money = useMoney(pricing.status === 'resolved' ? pricing.data : undefined);
   return (
     <section className="site-pricing" aria-labelledby="pricing-heading">
-      <h2 id="pricing-heading">{pricingModelLabel(plugin.info.pricingModel)}</h2>
+      <h2 id="pricing-heading">Pricing</h2>
+      <p className="site-muted">{pricingModelLabel(plugin.info.pricingModel)}</p>
       {pricing.status === 'pending' ? <p className="site-muted">Getting prices…</p> : null}
       {pricing.status === 'rejected' ? <VendorSiteFallback plugin={plugin} /> : null}
       {pricing.status === 'resolved' && !pricing.data.forSale ? <VendorSiteFallback plugin={plugin} /> : null}
