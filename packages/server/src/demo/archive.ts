@@ -4,6 +4,9 @@ import type { DemoPlugin, DemoVendor, DemoVersion } from './generate';
 /** The descriptor of one version, as the IDE reads it from META-INF/plugin.xml. */
 export function pluginXml(plugin: DemoPlugin, vendor: DemoVendor, version: DemoVersion): string {
   const until = version.untilBuild === null ? '' : ` until-build="${escapeXml(version.untilBuild)}"`;
+  const product = version.product
+    ? `  <product-descriptor code="${escapeXml(version.product.code)}" release-date="${version.product.releaseDate.replaceAll('-', '')}" release-version="${version.product.releaseVersion}"${version.product.optional ? ' optional="true"' : ''}/>\n`
+    : '';
   const depends = version.dependencies
     .map((dependency) => `  <depends>${escapeXml(dependency)}</depends>\n`)
     .join('');
@@ -17,6 +20,7 @@ export function pluginXml(plugin: DemoPlugin, vendor: DemoVendor, version: DemoV
     `  <description>${cdata(plugin.description)}</description>\n` +
     `  <change-notes>${cdata(version.notes)}</change-notes>\n` +
     `  <idea-version since-build="${escapeXml(version.sinceBuild)}"${until}/>\n` +
+    product +
     depends +
     '</idea-plugin>\n'
   );

@@ -10,6 +10,13 @@ import {
   type RatingCategory,
 } from '@marketplace/core';
 import type { BlockState, LifecycleState, PluginLinkKind, VersionApprovalState } from '../db/schema';
+import {
+  demoProductDescriptors,
+  generateItemCommerce,
+  type DemoBuyer,
+  type DemoItemCommerce,
+  type DemoProductDescriptor,
+} from './commerce';
 import { DemoRandom } from './random';
 import {
   BRANCH_BUILDS,
@@ -88,6 +95,8 @@ export interface DemoVersion {
   packaging: 'jar' | 'zip';
   fileName: string;
   downloads: number;
+  /** `<product-descriptor>`: declared by every version of a paid or freemium item. */
+  product: DemoProductDescriptor | null;
 }
 
 export interface DemoReview {
@@ -142,6 +151,8 @@ export interface DemoPlugin {
   reviews: DemoReview[];
   /** Daily counters: parallel arrays of version id, ISO day and count (only days with downloads). */
   dailyDownloads: { versionIds: number[]; days: string[]; counts: number[] };
+  /** Prices, terms, offers, trials and orders of a paid or freemium item (its sales: generateItemSales). */
+  commerce: DemoItemCommerce | null;
 }
 
 export interface DemoCatalogue {
@@ -263,6 +274,9 @@ export function generateDemoCatalogue(options: DemoCatalogueOptions = {}): DemoC
 
   const users = generateUsers(seed, pluginCount, daysAgo);
   const reviewerIds = users.filter((user) => user.id > 3).map((user) => user.id);
+  const buyers: DemoBuyer[] = users
+    .filter((user) => user.id > 3)
+    .map((user) => ({ id: user.id, name: user.name, email: user.email }));
   const vendors = generateVendors(seed, pluginCount, daysAgo);
 
   const firstHistoryDay = today.getTime() - (DOWNLOAD_HISTORY_DAYS - 1) * DAY_MS;
@@ -324,6 +338,27 @@ export function generateDemoCatalogue(options: DemoCatalogueOptions = {}): DemoC
       });
       nextVersionId += versions.length;
       const dailyDownloads = generateDownloads(random, { versions, baseDaily, createdAt, today, dayTexts });
+      for (const [versionId, product] of demoProductDescriptors(name, pricingModel, versions)) {
+        (versions.find((version) => version.id === versionId) as DemoVersion).product = product;
+      }
+      const commerce =
+        generateItemCommerce(
+          {
+            id,
+            pricingModel,
+            vendorId: vendor.id,
+            vendorDomain: vendor.domain,
+            createdAt,
+            downloads: versions.reduce((sum, version) => sum + version.downloads, 0),
+            selling: lifecycle.approved && lifecycle.lifecycleState !== 'draft',
+            listed:
+              lifecycle.approved &&
+              lifecycle.lifecycleState === 'published' &&
+              !lifecycle.hidden &&
+              lifecycle.blockState === 'none',
+          },
+          { seed, today, buyers, catalogueSize: pluginCount },
+        ) ?? null;
 
       const reviews = generateReviews(random, {
         reviewerIds,
@@ -404,6 +439,7 @@ export function generateDemoCatalogue(options: DemoCatalogueOptions = {}): DemoC
         versions,
         reviews,
         dailyDownloads,
+        commerce,
       };
       vendorPlugins.push(id);
       pluginsByVendor.set(vendor.id, vendorPlugins);
@@ -414,6 +450,11 @@ export function generateDemoCatalogue(options: DemoCatalogueOptions = {}): DemoC
   return { seed, today, pluginCount, users, vendors, tags: DEMO_TAGS, plugins };
 }
 
+/** How many users besides the demo accounts a catalogue of `pluginCount` items has (ids 4 onwards). */
+export function demoReviewerCount(pluginCount: number): number {
+  return Math.min(2000, Math.max(60, Math.round(pluginCount / 2)));
+}
+
 function generateUsers(seed: number, pluginCount: number, daysAgo: (days: number) => Date): DemoUser[] {
   const random = new DemoRandom(seed, 2);
   const users: DemoUser[] = Object.values(DEMO_ACCOUNTS).map((account) => ({
@@ -422,7 +463,7 @@ function generateUsers(seed: number, pluginCount: number, daysAgo: (days: number
     emailVerified: true,
     createdAt: daysAgo(1500),
   }));
-  const reviewerCount = Math.min(2000, Math.max(60, Math.round(pluginCount / 2)));
+  const reviewerCount = demoReviewerCount(pluginCount);
   const usedLogins = new Set(users.map((user) => user.login));
   for (let index = 0; index < reviewerCount; index++) {
     const first = random.pick(FIRST_NAMES);
@@ -913,6 +954,7 @@ function makeVersion(
     packaging,
     fileName: `${plan.slug}-${fields.version}.${packaging}`,
     downloads: 0,
+    product: null,
   };
 }
 

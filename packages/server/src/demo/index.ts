@@ -4,6 +4,7 @@ export {
   DEMO_ACCOUNTS,
   DEVELOPER_OWNED_PLUGINS,
   DOWNLOAD_HISTORY_DAYS,
+  demoReviewerCount,
   generateDemoCatalogue,
   type DemoCatalogue,
   type DemoCatalogueOptions,
@@ -18,3 +19,28 @@ export {
   type LoadDemoCatalogueOptions,
   type LoadDemoCatalogueResult,
 } from './load';
+export {
+  DEMO_COMMISSION_PERCENT,
+  DEMO_CURRENCY_CODE,
+  SALES_HISTORY_DAYS,
+  demoProductCode,
+  demoProductDescriptors,
+  generateItemCommerce,
+  generateItemSales,
+  generateSeller,
+  generateVisitorOrders,
+  type DemoBuyer,
+  type DemoCommerceContext,
+  type DemoCommerceInput,
+  type DemoItemCommerce,
+  type DemoOffer,
+  type DemoOrder,
+  type DemoSale,
+  type DemoSeller,
+} from './commerce';
+export {
+  DemoCommerceWriter,
+  insertSaleRows,
+  type DemoCommerceCounts,
+  type DemoSaleRow,
+} from './commerce-load';

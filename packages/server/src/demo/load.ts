@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
 import { buildBoundColumns } from '../db/catalogue-queries';
 import type { DatabaseConnection, Queryable } from '../db/client';
 import {
@@ -22,13 +21,17 @@ import {
 } from '../db/schema';
 import type { FileStore } from '../storage';
 import { buildPluginArchive } from './archive';
+import { generateItemSales } from './commerce';
+import { DemoCommerceWriter, type DemoCommerceCounts } from './commerce-load';
 import {
+  DEMO_ACCOUNTS,
   generateDemoCatalogue,
   type DemoCatalogueOptions,
   type DemoPlugin,
   type DemoVendor,
 } from './generate';
 import { pluginIconSvg, screenshotSvg } from './images';
+import { arrayLiteral, insertInChunks } from './rows';
 
 export interface LoadDemoCatalogueOptions extends DemoCatalogueOptions {
   /** Items generated, stored and inserted together (default 250). */
@@ -47,6 +50,8 @@ export interface LoadDemoCatalogueResult {
   reviews: number;
   downloadCounters: number;
   files: number;
+  /** Sellers, priced items, offers, coupons, trials, orders and sales. */
+  commerce: DemoCommerceCounts;
 }
 
 /** Any fixed number other than the migrator's. */
@@ -86,6 +91,16 @@ export async function loadDemoCatalogue(
     reviews: 0,
     downloadCounters: 0,
     files: 0,
+    commerce: {
+      sellers: 0,
+      pricedItems: 0,
+      priceLists: 0,
+      offers: 0,
+      coupons: 0,
+      trials: 0,
+      orders: 0,
+      sales: 0,
+    },
   };
   const storedHashes = new Set<string>();
 
@@ -116,6 +131,7 @@ export async function loadDemoCatalogue(
       catalogue.vendors.map(({ domain: _domain, ...vendor }) => vendor),
     );
     await insertInChunks(tx, tags, [...catalogue.tags]);
+    const commerce = await DemoCommerceWriter.start(tx);
 
     // A pipeline of two: the files of one batch are built and stored while the rows of the previous batch
     // are inserted, so the database and this process work at the same time.
@@ -134,6 +150,10 @@ export async function loadDemoCatalogue(
       const stored = await files;
       for (const hash of stored.hashes) storedHashes.add(hash);
       await insertBatch(tx, batch, stored);
+      const priced = batch.flatMap((plugin) => (plugin.commerce ? [plugin.commerce] : []));
+      await commerce.writeItems(tx, priced, (item) =>
+        generateItemSales(item, item.expectedSales, catalogue.seed),
+      );
       result.plugins += batch.length;
       result.versions += batch.reduce((sum, plugin) => sum + plugin.versions.length, 0);
       result.reviews += batch.reduce((sum, plugin) => sum + plugin.reviews.length, 0);
@@ -160,6 +180,14 @@ export async function loadDemoCatalogue(
       await previous?.files.catch(() => undefined);
       throw error;
     }
+
+    await commerce.finish(tx, {
+      seed: catalogue.seed,
+      today: catalogue.today,
+      vendors: catalogue.vendors,
+      visitor: { id: DEMO_ACCOUNTS.visitor.id, name: DEMO_ACCOUNTS.visitor.name },
+    });
+    result.commerce = commerce.counts;
 
     await tx.execute(sql`
       INSERT INTO featured_plugins (product, plugin_id, position)
@@ -377,6 +405,10 @@ async function insertBatch(tx: Queryable, batch: DemoPlugin[], files: StoredBatc
           approvalState: version.approvalState,
           downloads: version.downloads,
           createdAt: version.createdAt,
+          productCode: version.product?.code ?? null,
+          productReleaseDate: version.product?.releaseDate ?? null,
+          productReleaseVersion: version.product?.releaseVersion ?? null,
+          productOptional: version.product?.optional ?? null,
         };
       }),
     ),
@@ -439,23 +471,4 @@ async function insertDownloadCounters(tx: Queryable, batch: DemoPlugin[]): Promi
     if (counts.length >= chunkSize) await send();
   }
   await send();
-}
-
-/** Numbers and ISO days only, so no element needs quoting. */
-function arrayLiteral(values: ReadonlyArray<number | string>): string {
-  return `{${values.join(',')}}`;
-}
-
-/** Multi-row inserts kept under PostgreSQL's 65,535 parameters per statement. */
-async function insertInChunks<Table extends PgTable>(
-  tx: Queryable,
-  table: Table,
-  rows: Array<Table['$inferInsert']>,
-): Promise<void> {
-  if (rows.length === 0) return;
-  const columns = Math.max(1, Object.keys(rows[0] as object).length);
-  const chunkSize = Math.max(1, Math.floor(60_000 / columns));
-  for (let start = 0; start < rows.length; start += chunkSize) {
-    await tx.insert(table).values(rows.slice(start, start + chunkSize));
-  }
 }

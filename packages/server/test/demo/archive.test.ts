@@ -39,7 +39,9 @@ describe('the demo plugin archives', () => {
           changeNotes: version.notes,
           sinceBuild: version.sinceBuild,
           untilBuild: version.untilBuild,
+          productDescriptor: version.product,
         });
+        expect(version.product !== null).toBe(plugin.pricingModel !== 'FREE');
       }
     }
     expect(kinds).toEqual(new Set(['jar', 'zip']));

@@ -1,4 +1,4 @@
-import { THEME_TAG_ID } from '@marketplace/core';
+import { isProductCode, THEME_TAG_ID } from '@marketplace/core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DOWNLOAD_HISTORY_DAYS, generateDemoCatalogue, type DemoPlugin } from '../../src/demo';
 
@@ -102,6 +102,43 @@ describe('the demo catalogue generator', () => {
       const authors = plugin.reviews.map((review) => review.authorId);
       expect(new Set(authors).size).toBe(authors.length);
     }
+  });
+
+  it('prices paid and freemium items as vendors do and gives their versions a product descriptor', () => {
+    const plugins = pluginsOf(1, 400);
+    const priced = plugins.filter((plugin) => plugin.pricingModel !== 'FREE');
+    expect(priced.length).toBeGreaterThan(10);
+    for (const plugin of plugins) {
+      expect(plugin.commerce === null).toBe(plugin.pricingModel === 'FREE');
+      for (const version of plugin.versions) {
+        expect(version.product === null).toBe(plugin.pricingModel === 'FREE');
+        if (version.product) {
+          expect(isProductCode(version.product.code)).toBe(true);
+          expect(version.product.optional).toBe(plugin.pricingModel === 'FREEMIUM');
+          expect(String(version.product.releaseVersion)).toMatch(/^20\d\d[123]$/);
+        }
+      }
+      for (const list of plugin.commerce?.priceLists ?? []) {
+        const price = (licenseKind: string, billingPeriod: string) =>
+          list.prices.find(
+            (entry) => entry.licenseKind === licenseKind && entry.billingPeriod === billingPeriod,
+          )?.amountMinor;
+        const personal = price('PERSONAL', 'YEARLY')!;
+        expect(personal).toBeGreaterThanOrEqual(2_900);
+        expect(personal).toBeLessThanOrEqual(19_900);
+        expect(Math.abs(price('ORGANIZATION', 'YEARLY')! - 2 * personal)).toBeLessThanOrEqual(600);
+        const monthly = price('PERSONAL', 'MONTHLY');
+        if (monthly !== undefined) {
+          expect([0, 90]).toContain(monthly % 100);
+          expect(Math.abs(monthly * 10 - personal)).toBeLessThanOrEqual(1_000);
+        }
+      }
+    }
+    // Some rose a year ago, some announce a change, most have a trial of 30 days and some of 14.
+    const lists = priced.map((plugin) => plugin.commerce!.priceLists);
+    expect(lists.some((entries) => entries.filter((list) => list.effectiveAt < today).length > 1)).toBe(true);
+    expect(lists.some((entries) => entries.some((list) => list.effectiveAt > today))).toBe(true);
+    expect(new Set(priced.map((plugin) => plugin.commerce!.terms.trialDays))).toEqual(new Set([30, 14]));
   });
 
   it('refuses a size or seed that is not a whole number', () => {

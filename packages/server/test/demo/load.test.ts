@@ -3,10 +3,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
-import { THEME_TAG_ID } from '@marketplace/core';
+import { CURRENCIES, offersConflict, percentOf, THEME_TAG_ID } from '@marketplace/core';
 import { asc, eq, sql } from 'drizzle-orm';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadPriceLists } from '../../src/commerce/pricing';
+import { salesAnalytics } from '../../src/commerce/sales';
 import { openDatabase, type Database } from '../../src/db/client';
 import {
   downloadCounts,
@@ -114,6 +116,17 @@ describe.each(DATABASE_KINDS)('the demo catalogue loaded into %s', (kind) => {
       expect(descriptor['change-notes']).toBe(version.notes);
       expect(String(descriptor['idea-version']['since-build'])).toBe(version.sinceBuild);
       expect(descriptor['idea-version']['until-build']).toBe(version.untilBuild ?? undefined);
+      const product = descriptor['product-descriptor'];
+      expect(product === undefined, `product descriptor of ${version.fileName}`).toBe(
+        plugin.pricingModel === 'FREE',
+      );
+      expect(version.productCode === null).toBe(plugin.pricingModel === 'FREE');
+      if (product) {
+        expect(product.code).toBe(version.productCode);
+        expect(product['release-date']).toBe(version.productReleaseDate?.replaceAll('-', ''));
+        expect(Number(product['release-version'])).toBe(version.productReleaseVersion);
+        expect(product.optional === 'true').toBe(plugin.pricingModel === 'FREEMIUM');
+      }
     }
   });
 
@@ -199,6 +212,144 @@ describe.each(DATABASE_KINDS)('the demo catalogue loaded into %s', (kind) => {
     expect(await db.select({ count: sql<number>`count(*)::int` }).from(reviews)).toEqual(before);
   });
 
+  it('sells its paid and freemium items: approved sellers, prices, offers with coupons, trials, orders', async () => {
+    const priced = await db
+      .select({ id: plugins.id, vendorId: plugins.vendorId, pricingModel: plugins.pricingModel })
+      .from(plugins)
+      .where(sql`${plugins.pricingModel} <> 'FREE'`);
+    expect(priced.length).toBeGreaterThan(0);
+    const approved = await db.execute<{ vendor_id: number }>(
+      sql`SELECT vendor_id FROM sellers WHERE status = 'APPROVED'`,
+    );
+    const approvedVendors = new Set(approved.rows.map((row) => row.vendor_id));
+    const nextMonth = new Date(today.getTime() + 30 * 86_400_000);
+    for (const item of priced) {
+      expect(approvedVendors.has(item.vendorId!), `seller of item ${item.id}`).toBe(true);
+      const lists = await loadPriceLists(db, item.id, today);
+      expect(lists.current.length, `current prices of item ${item.id}`).toBeGreaterThanOrEqual(2);
+      for (const price of lists.current) expect(price.amountMinor).toBeGreaterThan(0);
+      const personalYearly = lists.current.find(
+        (price) => price.licenseKind === 'PERSONAL' && price.billingPeriod === 'YEARLY',
+      )!;
+      expect(personalYearly.amountMinor).toBeGreaterThanOrEqual(2900);
+      expect(personalYearly.amountMinor).toBeLessThanOrEqual(29_900);
+      expect((await loadPriceLists(db, item.id, nextMonth)).current.length).toBeGreaterThanOrEqual(2);
+      // Offers of one item never conflict (core's rule, as creating one through the API checks).
+      const itemOffers = await db.execute<{ valid_from: Date; valid_until: Date; license_kinds: string[] }>(
+        sql`SELECT valid_from, valid_until, license_kinds FROM offers WHERE plugin_id = ${item.id}`,
+      );
+      const windows = itemOffers.rows.map((row) => ({
+        validFrom: new Date(row.valid_from),
+        validUntil: new Date(row.valid_until),
+        licenseKinds: row.license_kinds,
+      }));
+      windows.forEach((a, index) =>
+        windows.slice(index + 1).forEach((b) => expect(offersConflict(a, b)).toBe(false)),
+      );
+    }
+    const [coupons] = (
+      await db.execute<{ total: number; sent: number; used: number }>(
+        sql`SELECT count(*)::int AS total, count(sent_at)::int AS sent, count(*) FILTER (WHERE uses > 0)::int AS used
+          FROM coupons`,
+      )
+    ).rows;
+    expect(coupons!.total).toBeGreaterThan(0);
+    expect(coupons!.sent).toBeGreaterThan(0);
+    expect(coupons!.used).toBeGreaterThan(0);
+    expect(coupons!.sent).toBeLessThan(coupons!.total);
+    const [trials] = (
+      await db.execute<{ total: number; converted: number }>(
+        sql`SELECT count(*)::int AS total, count(*) FILTER (WHERE EXISTS (SELECT 1 FROM orders o
+            WHERE o.plugin_id = t.plugin_id AND o.buyer_id = t.user_id AND o.status = 'PAID'
+              AND o.created_at >= t.started_at))::int AS converted
+          FROM trials t`,
+      )
+    ).rows;
+    expect(trials!.converted).toBeGreaterThan(0);
+    expect(trials!.converted).toBeLessThan(trials!.total / 2);
+    // Every paid order has its paid invoice and its sale; the visitor has orders but no licence.
+    const unmatched = await db.execute(
+      sql`SELECT o.id FROM orders o LEFT JOIN invoices i ON i.order_id = o.id LEFT JOIN sales s ON s.order_id = o.id
+        WHERE i.id IS NULL OR (o.status = 'PAID') <> (i.status = 'PAID') OR (o.status = 'PAID') <> (s.id IS NOT NULL)
+          OR i.amount_minor <> o.total_minor`,
+    );
+    expect(unmatched.rows).toEqual([]);
+    const visitorOrders = await db.execute<{ status: string }>(
+      sql`SELECT status FROM orders WHERE buyer_id = 3 ORDER BY id`,
+    );
+    expect(visitorOrders.rows.map((row) => row.status).sort()).toEqual(['AWAITING_PAYMENT', 'CANCELLED']);
+    const [licences] = (await db.execute<{ count: number }>(sql`SELECT count(*)::int AS count FROM licenses`))
+      .rows;
+    expect(licences!.count).toBe(0);
+  });
+
+  it('has two years of sales with a seasonal shape, each one with its money adding up', async () => {
+    const rows = await db.execute<{
+      plugin_id: number;
+      sold_at: Date;
+      gross_minor: string | number;
+      discount_minor: string | number;
+      commission_minor: string | number;
+      net_minor: string | number;
+    }>(sql`SELECT plugin_id, sold_at, gross_minor, discount_minor, commission_minor, net_minor FROM sales`);
+    expect(rows.rows.length).toBe(loaded.commerce.sales);
+    const byMonth = new Map<number, number>();
+    let first = Infinity;
+    let last = -Infinity;
+    for (const row of rows.rows) {
+      const [gross, discount, commission, net] = [
+        row.gross_minor,
+        row.discount_minor,
+        row.commission_minor,
+        row.net_minor,
+      ].map(Number) as [number, number, number, number];
+      expect(gross - discount).toBe(commission + net);
+      expect(commission).toBe(percentOf(gross - discount, 15));
+      const soldAt = new Date(row.sold_at);
+      byMonth.set(soldAt.getUTCMonth(), (byMonth.get(soldAt.getUTCMonth()) ?? 0) + 1);
+      first = Math.min(first, soldAt.getTime());
+      last = Math.max(last, soldAt.getTime());
+    }
+    // Two years, up to the day before the seed date.
+    expect((today.getTime() - first) / 86_400_000).toBeGreaterThan(700);
+    expect(last).toBeLessThan(today.getTime());
+    expect((today.getTime() - last) / 86_400_000).toBeLessThan(7);
+    const perMonth = Array.from({ length: 12 }, (_, month) => byMonth.get(month) ?? 0);
+    expect(Math.min(...perMonth)).toBeGreaterThan(0);
+    expect(Math.max(...perMonth)).toBeGreaterThan(Math.min(...perMonth) * 1.3);
+
+    // The sales tab's analytics of the best-selling item add up to its rows.
+    const [best] = (
+      await db.execute<{ plugin_id: number }>(
+        sql`SELECT plugin_id FROM sales GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`,
+      )
+    ).rows;
+    const analytics = await salesAnalytics(
+      db,
+      best!.plugin_id,
+      { startDate: '2024-10-01', endDate: '2026-11-20' },
+      CURRENCIES.USD!,
+    );
+    expect(analytics.months).toHaveLength(26);
+    const countries = await db.execute<{ country_code: string; sales: number; net: string }>(
+      sql`SELECT country_code, count(*)::int AS sales, sum(net_minor) AS net FROM sales
+        WHERE plugin_id = ${best!.plugin_id} GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT 20`,
+    );
+    expect(analytics.countries).toEqual(
+      countries.rows.map((row) => ({
+        countryCode: row.country_code,
+        sales: row.sales,
+        netMinor: Number(row.net),
+      })),
+    );
+    const itemRows = rows.rows.filter((row) => row.plugin_id === best!.plugin_id);
+    expect(analytics.months.reduce((sum, month) => sum + month.sales, 0)).toBe(itemRows.length);
+    expect(analytics.months.reduce((sum, month) => sum + month.netMinor, 0)).toBe(
+      itemRows.reduce((sum, row) => sum + Number(row.net_minor), 0),
+    );
+    expect(analytics.trialConversionPercent).toBeGreaterThan(0);
+  });
+
   it('gives the same catalogue as every other load with the same seed', async () => {
     const fingerprint = await catalogueFingerprint(db);
     for (const other of fingerprints.values()) expect(fingerprint).toBe(other);
@@ -223,6 +374,17 @@ async function catalogueFingerprint(db: Database): Promise<string> {
     `SELECT plugin_id, version_id, day::text, count FROM download_counts ORDER BY plugin_id, day, version_id`,
     `SELECT product, plugin_id, position FROM featured_plugins ORDER BY product, position`,
     `SELECT id, login, name FROM users WHERE login <> 'someone-new' ORDER BY id`,
+    `SELECT vendor_id, status, legal_name, country_code, address, tax_id, payout_details FROM sellers ORDER BY 1`,
+    `SELECT l.id, l.plugin_id, ${epoch('l.effective_at')}, p.license_kind, p.billing_period, p.amount_minor
+     FROM plugin_price_lists l JOIN plugin_prices p ON p.price_list_id = l.id ORDER BY 1, 4, 5`,
+    `SELECT plugin_id, trial_days, monthly_enabled, continuity_customized FROM plugin_selling_terms ORDER BY 1`,
+    `SELECT id, plugin_id, name, discount_value, ${epoch('valid_from')}, license_kinds FROM offers ORDER BY id`,
+    `SELECT id, offer_id, code, uses, sent_to FROM coupons ORDER BY id`,
+    `SELECT id, plugin_id, user_id, ${epoch('started_at')} FROM trials ORDER BY id`,
+    `SELECT id, buyer_id, plugin_id, total_minor, status, lines::text FROM orders ORDER BY id`,
+    `SELECT id, plugin_id, order_id, ${epoch('sold_at')}, quantity, country_code, gross_minor, discount_minor,
+            net_minor, after_trial FROM sales ORDER BY id`,
+    `SELECT id, product_code, product_release_date::text, product_release_version FROM plugin_versions ORDER BY id`,
   ]) {
     const result = await db.execute<{ row: string }>(sql.raw(`SELECT q::text AS row FROM (${query}) q`));
     for (const { row } of result.rows) hash.update(row).update('\n');
