@@ -27,6 +27,7 @@ const EXPECTED_DESCRIPTOR = {
     { id: 'com.intellij.modules.platform', optional: false, configFile: null },
     { id: 'org.jetbrains.kotlin', optional: true, configFile: 'withKotlin.xml' },
   ],
+  productDescriptor: null,
 };
 
 describe('inspectPluginArchive on valid plugins', { timeout: 30_000 }, () => {
