@@ -183,16 +183,24 @@ export class IdeFeedStore extends CatalogueFollower<FeedChanges> {
     // The digest covers every field a fragment shows, the public URL its links use and the format.
     const rows = await selectRows<FeedRow>(
       transaction,
-      sql`SELECT p.id AS plugin_id, p.xml_id, p.family, p.downloads::float8 AS downloads, p.rating_mean,
-          (SELECT t.name FROM plugin_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.plugin_id = p.id
-            ORDER BY t.privileged DESC, t.id LIMIT 1) AS category,
-          coalesce((SELECT array_agg(cp.product ORDER BY cp.product) FROM plugin_compatible_products cp
-            WHERE cp.plugin_id = p.id), '{}') AS products,
+      // The plugins' own columns are worked out once a plugin (materialized), not once a version.
+      sql`WITH changed_plugins AS MATERIALIZED (
+          SELECT p.id, p.xml_id, p.family, p.downloads, p.rating_mean, p.name, p.description, p.email,
+            p.vendor_id,
+            (SELECT t.name FROM plugin_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.plugin_id = p.id
+              ORDER BY t.privileged DESC, t.id LIMIT 1) AS category,
+            coalesce((SELECT array_agg(cp.product ORDER BY cp.product) FROM plugin_compatible_products cp
+              WHERE cp.plugin_id = p.id), '{}') AS products
+          FROM plugins p
+          WHERE p.changed_by_xact >= ${since}::xid8 AND ${pluginVisibleTo(undefined)})
+        SELECT p.id AS plugin_id, p.xml_id, p.family, p.downloads::float8 AS downloads, p.rating_mean,
+          p.category, p.products,
           pv.id AS version_id, pv.channel, pv.since_components::text, pv.until_components::text, d.digest,
           CASE WHEN f.source_digest = d.digest THEN f.deflated END AS deflated,
           f.plain_length, f.crc::float8 AS crc,
           CASE WHEN f.source_digest = d.digest THEN NULL ELSE s.source END AS source
-        FROM plugins p JOIN plugin_versions pv ON pv.plugin_id = p.id LEFT JOIN vendors v ON v.id = p.vendor_id
+        FROM changed_plugins p JOIN plugin_versions pv ON pv.plugin_id = p.id
+          LEFT JOIN vendors v ON v.id = p.vendor_id
           CROSS JOIN LATERAL (SELECT json_build_object(
             'version_id', pv.id, 'size', pv.file_size, 'cdate', ${epochMs(sql`pv.created_at`)},
             'name', p.name, 'xml_id', p.xml_id, 'description', p.description, 'version', pv.version,
@@ -202,8 +210,7 @@ export class IdeFeedStore extends CatalogueFollower<FeedChanges> {
           CROSS JOIN LATERAL (SELECT md5(${FRAGMENT_FORMAT}::text || ' ' || ${this.publicUrl}::text || ' ' || s.source::text)
             AS digest) d
           LEFT JOIN ide_feed_fragments f ON f.version_id = pv.id
-        WHERE p.changed_by_xact >= ${since}::xid8
-          AND ${pluginVisibleTo(undefined)} AND ${versionVisibleTo(undefined)}
+        WHERE ${versionVisibleTo(undefined)}
         ORDER BY p.id, pv.created_at DESC, pv.id DESC`,
     );
     if (rebuild) return { rows, changedPluginIds: [], removedIds: [] };
