@@ -67,7 +67,16 @@ export function liveHead(downloads: number): StoredPiece {
   return storedPiece(Buffer.from(`<idea-plugin downloads="${Math.round(downloads)}"`));
 }
 
+/** Tails by rating as shown: there are only a few dozen. */
+const tails = new Map<string, StoredPiece>();
+
 /** The live tail of an `<idea-plugin>` element: the plugin's rating, one decimal as the feed always had. */
 export function liveTail(rating: number): StoredPiece {
-  return storedPiece(Buffer.from(`${rating.toFixed(1)}</rating></idea-plugin>\n`));
+  const shown = rating.toFixed(1);
+  let tail = tails.get(shown);
+  if (!tail) {
+    tail = storedPiece(Buffer.from(`${shown}</rating></idea-plugin>\n`));
+    tails.set(shown, tail);
+  }
+  return tail;
 }
