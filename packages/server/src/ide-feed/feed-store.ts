@@ -5,10 +5,11 @@ import type { Database, Transaction } from '../db/client';
 import { familyOfIde, type IdeBuild } from '../routes/ide/compatibility';
 import { epochMs, pluginVisibleTo, selectRows, versionVisibleTo } from '../search/sql';
 import { combineCrc, crcShift, type DeflatedPiece, type StoredPiece } from './deflate-pieces';
+import { FeedDocument, pluginRepositoryAnswer, type FeedAnswer } from './feed-answer';
 import { FRAGMENT_FORMAT, liveHead, liveTail, renderFragment, type FragmentSource } from './fragments';
 
 /** One version as the feed offers it: its build range and its pre-rendered fragment. */
-interface FeedVersion {
+export interface FeedVersion {
   id: number;
   channel: string;
   /** The build range as PostgreSQL prints its component arrays (`{241,0}`), interned. */
@@ -35,6 +36,8 @@ interface FeedPlugin {
 
 /** One `<idea-plugin>` element of an answer: live head, the fragment, live tail. */
 export interface FeedItem {
+  pluginId: number;
+  version: FeedVersion;
   downloads: number;
   rating: number;
   head: StoredPiece;
@@ -81,6 +84,12 @@ interface FeedChanges {
 
 /** Fragments rendered by this process, written to the database in batches of this many. */
 const PERSIST_BATCH = 200;
+
+/**
+ * Documents kept between requests, at most this many compressed bytes (a feed of 23,000 items is about
+ * 10 MB): the builds IDEs ask with most stay, the others are put together again when asked.
+ */
+const DOCUMENT_CACHE_BYTES = 128 * 1024 * 1024;
 
 /** The `until` of a version that has none: after every build. */
 const NO_UNTIL = 0x7fffffff;
@@ -173,10 +182,18 @@ interface FeedQuery {
  * database (`ide_feed_fragments`): a fragment missing there or rendered from other fields is rendered here,
  * used at once and written back for other processes. Download counts and ratings are not in fragments, so a
  * download renders nothing.
+ *
+ * Whole documents are kept too ({@link FeedDocument}), by the range of builds they answer ({@link FeedQuery}):
+ * a look that brings a change forgets them all, unless only plugins' numbers changed (a download, a rating),
+ * which puts together again the parts of documents that show those plugins, before they answer again.
  */
 export class IdeFeedStore extends CatalogueFollower<FeedChanges> {
   private plugins = new Map<number, FeedPlugin>();
   private index: FeedIndex | undefined;
+  /** Documents by query key, least recently used first. */
+  private documents = new Map<string, FeedDocument>();
+  /** Plugins whose numbers changed since the documents were last brought up to date. */
+  private renumbered = new Set<number>();
   private persisting: Promise<void> = Promise.resolve();
 
   constructor(
@@ -195,6 +212,44 @@ export class IdeFeedStore extends CatalogueFollower<FeedChanges> {
   async select(ide: IdeBuild, channel: string, xmlIds?: ReadonlySet<string>): Promise<FeedSelection> {
     await this.upToDate();
     return this.collect(this.query(ide, channel), xmlIds);
+  }
+
+  /**
+   * The `<plugin-repository>` answer for the IDE (src/ide-feed/feed-answer.ts). Answers for the whole
+   * catalogue are kept until the next change; those for some xml ids are small and put together each time.
+   */
+  async answer(
+    ide: IdeBuild,
+    channel: string,
+    xmlIds: ReadonlySet<string> | undefined,
+    gzip: boolean,
+  ): Promise<FeedAnswer> {
+    await this.upToDate();
+    const query = this.query(ide, channel);
+    if (xmlIds || !query) return pluginRepositoryAnswer(this.collect(query, xmlIds), gzip);
+    if (this.renumbered.size > 0) this.refreshDocuments();
+    let document = this.documents.get(query.key);
+    if (document) this.documents.delete(query.key);
+    else document = new FeedDocument(this.collect(query));
+    this.documents.set(query.key, document);
+    // The least recently used go first; one document larger than the whole allowance is not kept.
+    let held = 0;
+    for (const kept of this.documents.values()) held += kept.bytes;
+    for (const [key, kept] of this.documents) {
+      if (held <= DOCUMENT_CACHE_BYTES) break;
+      this.documents.delete(key);
+      held -= kept.bytes;
+    }
+    return document.answer(gzip);
+  }
+
+  /** Brings the kept documents to the plugins' current numbers. */
+  private refreshDocuments(): void {
+    const made: FeedItem[] = [];
+    const current = (item: FeedItem) => liveItem(this.plugins.get(item.pluginId)!, item.version, made);
+    for (const document of this.documents.values()) document.refresh(this.renumbered, current);
+    this.renumbered.clear();
+    pack(made);
   }
 
   /** Waits until the fragments rendered so far are written to the database. */
@@ -374,6 +429,12 @@ export class IdeFeedStore extends CatalogueFollower<FeedChanges> {
         }
       }
     }
+    if (reshaped) {
+      this.documents.clear();
+      this.renumbered.clear();
+    } else {
+      for (const id of fresh.keys()) this.renumbered.add(id);
+    }
     if (rendered.length > 0) {
       this.persisting = this.persisting.then(() => this.persist(rendered)).catch(this.onError);
     }
@@ -528,6 +589,8 @@ function liveItem(plugin: FeedPlugin, version: FeedVersion, made: FeedItem[]): F
   );
   const length = head.length + fragment.length + tail.length;
   version.live = {
+    pluginId: plugin.id,
+    version,
     downloads: plugin.downloads,
     rating: plugin.rating,
     head,

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { recordDownload } from '../../src/db/catalogue-queries';
-import { pluginRepositoryAnswer } from '../../src/ide-feed/feed-answer';
+import { pluginRepositoryAnswer, type FeedAnswer } from '../../src/ide-feed/feed-answer';
 import { IdeFeedStore } from '../../src/ide-feed/feed-store';
 import { renderFragment } from '../../src/ide-feed/fragments';
 import { readIdeBuild } from '../../src/routes/ide/compatibility';
@@ -26,6 +26,13 @@ interface Entry {
   version: string;
   description: string;
   rating: string;
+}
+
+/** The bytes an answer sends. */
+async function sent(answer: FeedAnswer): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of answer.body()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** The feed for a build as the IDE reads it: xmlId -> entry. */
@@ -149,6 +156,62 @@ describe.each(DATABASE_KINDS)('the IDE feed store on %s', (kind) => {
     await db().execute(sql`UPDATE plugins SET hidden = false WHERE id = ${PLUGINS.darculaTheme}`);
     store.markChanged();
     expect(Object.keys(await feed(store)).sort()).toEqual(['com.example.darcula', 'com.example.gittoolbox']);
+  });
+
+  it('keeps whole answers by range of builds, each the answer put together afresh', async () => {
+    // Bounds of the fixture: builds between the same two since/until bounds share a kept answer.
+    const builds = [
+      'IU-233.15000',
+      'IU-234.1',
+      'IU-241',
+      'IU-241.14494.240',
+      'IU-242.99',
+      'IU-242.100',
+      'IU-243.5',
+      'IU-251.1',
+      'IU-251.2',
+      'IU-999.10000',
+      'IU-1000.1',
+      '241.14494',
+      'PC-241.1',
+      'IC-241.1',
+      'TC-241.1',
+    ];
+    for (const build of [...builds, ...builds.reverse()]) {
+      for (const gzip of [true, false]) {
+        const kept = await store.answer(readIdeBuild(build), '', undefined, gzip);
+        const fresh = pluginRepositoryAnswer(await store.select(readIdeBuild(build), ''), gzip);
+        expect([build, kept.etag, kept.length]).toEqual([build, fresh.etag, fresh.length]);
+        expect((await sent(kept)).equals(await sent(fresh))).toBe(true);
+      }
+    }
+    const eap = await store.answer(readIdeBuild('IU-243.5'), 'eap', undefined, true);
+    expect(eap.etag).toBe(
+      pluginRepositoryAnswer(await store.select(readIdeBuild('IU-243.5'), 'eap'), true).etag,
+    );
+  });
+
+  it('brings kept answers to new download counts, and forgets them when a plugin changes', async () => {
+    const ide = readIdeBuild('IU-251.1');
+    const before = await store.answer(ide, '', undefined, true);
+    expect(await store.answer(ide, '', undefined, true)).toBe(before);
+    const downloads = Number((await feed(store))['com.example.darcula']?.['@downloads']);
+
+    await recordDownload(db(), VERSIONS.darculaLargeUntil);
+    store.markChanged();
+    const counted = await store.answer(ide, '', undefined, true);
+    expect(counted.etag).not.toBe(before.etag);
+    const fresh = pluginRepositoryAnswer(await store.select(ide, ''), true);
+    expect(counted.etag).toBe(fresh.etag);
+    expect((await sent(counted)).equals(await sent(fresh))).toBe(true);
+    expect(gunzipSync(await sent(counted)).toString()).toContain(`<idea-plugin downloads="${downloads + 1}"`);
+    // An answer given before still sends what it said.
+    expect((await sent(before)).length).toBe(before.length);
+
+    await db().execute(sql`UPDATE plugins SET name = 'Darcula Plus' WHERE id = ${PLUGINS.darculaTheme}`);
+    store.markChanged();
+    const renamed = await store.answer(ide, '', undefined, false);
+    expect(await text(renamed.body())).toContain('<name>Darcula Plus</name>');
   });
 
   it('answers the same document compressed and plain, with the exact length and distinct ETags', async () => {

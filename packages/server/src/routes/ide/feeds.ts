@@ -10,7 +10,6 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { pluginRepositoryAnswer } from '../../ide-feed/feed-answer';
 import { etagMatches, isPersonalRequest, VARY_HEADERS, withVary } from '../../plugins/app/answer-cache';
 import { downloadPath } from '../api/plugin-queries';
 import { newestCompatibleVersions, readIdeBuild, type CompatibleVersionRow } from './compatibility';
@@ -64,9 +63,8 @@ const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   ) {
     const ide = readIdeBuild(query.build);
     const xmlIds = query.pluginId === undefined ? undefined : new Set(query.pluginId);
-    const selection = await app.ideFeed.select(ide, query.channel, xmlIds);
     const gzip = acceptsGzip(request.headers['accept-encoding']);
-    const answer = pluginRepositoryAnswer(selection, gzip);
+    const answer = await app.ideFeed.answer(ide, query.channel, xmlIds, gzip);
     reply
       .header('vary', withVary(reply.getHeader('vary'), VARY_HEADERS))
       .header(
