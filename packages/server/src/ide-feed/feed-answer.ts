@@ -17,6 +17,8 @@ import type { FeedItem, FeedSelection } from './feed-store';
 export interface FeedAnswer {
   length: number;
   etag: string;
+  /** The whole body as buffers at hand (gzip answers), to hand to the connection at once. */
+  buffers: readonly Buffer[] | undefined;
   body(): Readable;
 }
 
@@ -196,6 +198,7 @@ function documentAnswer(segments: readonly Segment[], categoriesDigest: Buffer, 
     return {
       length: GZIP_HEADER.length + deflatedLength + FINAL_BLOCK.length + 8,
       etag: `"${digest}-gzip"`,
+      buffers,
       body: () => new BuffersBody(buffers),
     };
   }
@@ -203,6 +206,7 @@ function documentAnswer(segments: readonly Segment[], categoriesDigest: Buffer, 
   return {
     length: textLength,
     etag: `"${digest}"`,
+    buffers: undefined,
     body: () =>
       new ChunkedBody(parts.length, (index) => {
         const part = parts[index]!;

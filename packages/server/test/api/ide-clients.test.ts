@@ -28,13 +28,13 @@ beforeAll(async () => {
 afterAll(async () => context?.close());
 
 /** A raw GET (no automatic decompression): status, headers and the bytes exactly as sent. */
-function get(path: string, headers: Record<string, string> = IDE_HEADERS) {
+function get(path: string, headers: Record<string, string> = IDE_HEADERS, method = 'GET') {
   return new Promise<{
     status: number;
     headers: Record<string, string | string[] | undefined>;
     body: Buffer;
   }>((resolve, reject) => {
-    httpRequest(origin + path, { headers }, (response) => {
+    httpRequest(origin + path, { headers, method }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () =>
@@ -135,6 +135,11 @@ describe('the repository feed as the IDE fetches it', () => {
     expect(Number(plain.headers['content-length'])).toBe(plain.body.length);
     expect(gunzipSync(compressed.body).toString()).toBe(plain.body.toString());
     expect(plain.body.toString()).toContain(`<id>${GIT}</id>`);
+    const head = await get('/plugins/list/?uuid=abc&build=IU-241.14494.240', IDE_HEADERS, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(compressed.headers['content-length']);
+    expect(head.headers.etag).toBe(compressed.headers.etag);
+    expect(head.body.length).toBe(0);
     const { stdout } = await run('curl', [
       '--silent',
       '--compressed',

@@ -76,7 +76,23 @@ const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       .header('etag', answer.etag);
     if (etagMatches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
     if (gzip) reply.header('content-encoding', 'gzip');
-    return reply.type(XML_TYPE).header('content-length', String(answer.length)).send(answer.body());
+    reply.type(XML_TYPE).header('content-length', String(answer.length));
+    if (!answer.buffers) return reply.send(answer.body());
+    // The buffers are the store's (nothing is copied) and all handed to the connection at once, as a static
+    // server hands over a file: streamed one drain at a time, 32 clients reading 10 MB each starved one
+    // another (p99 8 s where the static server had 1 s).
+    reply.hijack();
+    const response = reply.raw;
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) response.setHeader(name, typeof value === 'number' ? String(value) : value);
+    }
+    response.writeHead(200);
+    if (request.method !== 'HEAD') {
+      response.cork();
+      for (const buffer of answer.buffers) response.write(buffer);
+    }
+    response.end();
+    return reply;
   }
 
   // The IDE asks for `/plugins/list/` (its default list URL ends with a slash); both forms answer alike.
