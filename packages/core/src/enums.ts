@@ -3,7 +3,8 @@
  * URLs, JSON and postMessage). Display labels are here where the spec gives them.
  */
 
-function guardFor<T extends string>(values: readonly T[]): (value: unknown) => value is T {
+/** A guard that accepts `unknown` and keeps exactly the listed values. */
+export function guardFor<T extends string>(values: readonly T[]): (value: unknown) => value is T {
   return (value: unknown): value is T =>
     typeof value === 'string' && (values as readonly string[]).includes(value);
 }

@@ -4,6 +4,7 @@ import {
   formatDisplayDate,
   formatNumber,
   formatStatisticsDate,
+  parseStatisticsDate,
   hasThemeTag,
   parseProductPageId,
   shouldShowDownloads,
@@ -98,6 +99,9 @@ describe('dates', () => {
   it("go to the statistics calls as 'yyyy-MM-dd' in UTC", () => {
     expect(formatStatisticsDate(lateEvening)).toBe('2026-11-05');
     expect(formatStatisticsDate(new Date(Date.UTC(2019, 5, 26)))).toBe('2019-06-26');
+    expect(parseStatisticsDate('2019-06-26')).toEqual(new Date(Date.UTC(2019, 5, 26)));
+    for (const text of ['2026-02-30', '2026-2-3', '26.11.2026', ''])
+      expect(parseStatisticsDate(text)).toBeUndefined();
   });
 
   it('give an empty text for an invalid date', () => {

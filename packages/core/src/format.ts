@@ -116,6 +116,16 @@ export function formatStatisticsDate(value: Date | number): string {
   return parts === undefined ? '' : `${parts.year}-${parts.month}-${parts.day}`;
 }
 
+/**
+ * A yyyy-MM-dd day (spec §9) as the instant it starts in UTC; undefined when the text is not such a day
+ * ('2026-02-30' included).
+ */
+export function parseStatisticsDate(text: string): Date | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return undefined;
+  const day = new Date(`${text}T00:00:00Z`);
+  return Number.isNaN(day.getTime()) || formatStatisticsDate(day) !== text ? undefined : day;
+}
+
 const EN_US_NUMBER = new Intl.NumberFormat(NUMBER_LOCALE);
 
 /** A number as the site shows it: en-US grouping ('1,234,567'). Not a number gives an empty text. */

@@ -1,12 +1,9 @@
+import { guardFor } from '../enums';
+
 /**
  * The words of selling: licence kinds, billing periods, community programs, seller and order states, and
  * the steps to start selling. Values are what the API sends; labels are what people read.
  */
-
-function guardFor<T extends string>(values: readonly T[]): (value: unknown) => value is T {
-  return (value: unknown): value is T =>
-    typeof value === 'string' && (values as readonly string[]).includes(value);
-}
 
 /** Who a licence is for: one person, or an organisation that assigns seats to its people. */
 export const LICENSE_KINDS = ['PERSONAL', 'ORGANIZATION'] as const;

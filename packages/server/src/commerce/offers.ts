@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { CouponAnswer, OfferAnswer, OfferBody } from '@marketplace/api-contract';
 import {
   couponCodeFromBytes,
+  DAY_MS,
   MAX_UNIT_PRICE_MINOR,
   offersConflict,
+  parseStatisticsDate,
   type CouponState,
   type LicenseKind,
   type OfferDiscountKind,
@@ -19,18 +21,12 @@ import { selectRows } from '../search/sql';
  * item that overlap in time and cover a common licence kind conflict and are refused.
  */
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /** The instants of an offer's window: from the start of its first day to the end of its last. */
 export function offerWindow(validFrom: string, validUntil: string): { from: Date; until: Date } {
-  const from = new Date(`${validFrom}T00:00:00Z`);
-  const lastDay = new Date(`${validUntil}T00:00:00Z`);
-  if (Number.isNaN(from.getTime()) || from.toISOString().slice(0, 10) !== validFrom) {
-    throw new ApiError('validation', `The first day "${validFrom}" is not a date.`);
-  }
-  if (Number.isNaN(lastDay.getTime()) || lastDay.toISOString().slice(0, 10) !== validUntil) {
-    throw new ApiError('validation', `The last day "${validUntil}" is not a date.`);
-  }
+  const from = parseStatisticsDate(validFrom);
+  const lastDay = parseStatisticsDate(validUntil);
+  if (!from) throw new ApiError('validation', `The first day "${validFrom}" is not a date.`);
+  if (!lastDay) throw new ApiError('validation', `The last day "${validUntil}" is not a date.`);
   if (lastDay < from) {
     throw new ApiError('validation', `The offer ends (${validUntil}) before it starts (${validFrom}).`);
   }

@@ -9,6 +9,7 @@ import type {
 import {
   BILLING_PERIOD_MONTHS,
   COUPON_REFUSALS,
+  DAY_MS,
   couponRefusal,
   formatMoney,
   normalizeCouponCode,
@@ -38,7 +39,6 @@ import {
   type SellableItem,
 } from './pricing';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** A renewal within this long of the previous licence's end keeps the subscription continuous. */
 const CONTINUITY_GRACE_MS = 30 * DAY_MS;
 

@@ -53,7 +53,7 @@ import {
   VolumeDiscountsBody,
   type QuoteBody,
 } from '@marketplace/api-contract';
-import { isSellerStatus } from '@marketplace/core';
+import { DAY_MS, formatStatisticsDate, isSellerStatus, parseStatisticsDate } from '@marketplace/core';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { signedInViewer } from '../auth/authorization';
@@ -116,7 +116,6 @@ import { decideSeller, listSellers, loadSeller, submitSellerApplication, vendorM
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody } as const;
 const PLUGIN = '/api/marketplace/plugin/:id';
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Strips the server-side coupon id from a quote before it is answered. */
 function publicQuote({ couponId: _couponId, ...quote }: QuoteBody & { couponId: number | null }): QuoteBody {
@@ -322,18 +321,13 @@ export function commerceRoutes(env: CommerceEnvironment): FastifyPluginAsyncType
       },
       async (request, reply) => {
         const item = await requireItem(app.db, request.params.id);
-        const effectiveAt = new Date(`${request.body.effectiveDate}T00:00:00Z`);
-        if (
-          Number.isNaN(effectiveAt.getTime()) ||
-          effectiveAt.toISOString().slice(0, 10) !== request.body.effectiveDate
-        ) {
-          throw new ApiError('validation', `"${request.body.effectiveDate}" is not a date.`);
-        }
-        const tomorrow = new Date(`${new Date(Date.now() + DAY_MS).toISOString().slice(0, 10)}T00:00:00Z`);
-        if (effectiveAt < tomorrow) {
+        const effectiveAt = parseStatisticsDate(request.body.effectiveDate);
+        if (!effectiveAt) throw new ApiError('validation', `"${request.body.effectiveDate}" is not a date.`);
+        const tomorrow = formatStatisticsDate(Date.now() + DAY_MS);
+        if (request.body.effectiveDate < tomorrow) {
           throw new ApiError(
             'validation',
-            `A price change is scheduled from tomorrow (${tomorrow.toISOString().slice(0, 10)}) on; to change prices today, set them directly.`,
+            `A price change is scheduled from tomorrow (${tomorrow}) on; to change prices today, set them directly.`,
           );
         }
         const id = await addPriceList(

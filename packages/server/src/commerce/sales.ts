@@ -4,7 +4,7 @@ import type {
   SalesInfoBody,
   SalesQuery,
 } from '@marketplace/api-contract';
-import { minorToDecimalText, type Currency } from '@marketplace/core';
+import { DAY_MS, minorToDecimalText, parseStatisticsDate, type Currency } from '@marketplace/core';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
 import { ApiError } from '../plugins/app/errors';
@@ -15,8 +15,6 @@ import { selectRows } from '../search/sql';
  * revenue per month and trial-to-paid conversion, and the full report as CSV. Every query is bounded by the
  * item and a date range, which the (plugin_id, sold_at) index serves.
  */
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface SalesRange {
   from: Date;
@@ -32,10 +30,8 @@ export function salesRange(
 ): SalesRange {
   const today = new Date(`${now.toISOString().slice(0, 10)}T00:00:00Z`);
   const parse = (text: string, what: string) => {
-    const day = new Date(`${text}T00:00:00Z`);
-    if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== text) {
-      throw new ApiError('validation', `The ${what} "${text}" is not a date (yyyy-MM-dd).`);
-    }
+    const day = parseStatisticsDate(text);
+    if (!day) throw new ApiError('validation', `The ${what} "${text}" is not a date (yyyy-MM-dd).`);
     return day;
   };
   const last = endDate ? parse(endDate, 'end date') : today;

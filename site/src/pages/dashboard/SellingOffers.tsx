@@ -1,5 +1,6 @@
 import type { Coupon, Offer, OfferInput } from '@marketplace/api-client';
 import {
+  DAY_MS,
   formatDisplayDate,
   formatNumber,
   formatStatisticsDate,
@@ -18,7 +19,6 @@ import { useLoad } from '../../lib/use-load';
 import { readAmount, readWholeNumber } from './money-input';
 import { FormFailure, moneyText, Section, useFormAction } from './selling-parts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const COUPONS_PER_PAGE = 25;
 
 const day = (text: string) => formatDisplayDate(new Date(`${text}T00:00:00Z`));

@@ -1,5 +1,6 @@
 import type { SalesAnalyticsFilter } from '@marketplace/api-client';
 import {
+  DAY_MS,
   formatStatisticsDate,
   isBillingPeriod,
   isLicenseKind,
@@ -20,7 +21,6 @@ export const RANGE_PRESETS = [
 ] as const;
 export type RangePreset = (typeof RANGE_PRESETS)[number][0];
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 export interface SalesFilterState {
