@@ -1,9 +1,7 @@
 import type { License, LicenseVerification, Order } from '@marketplace/api-client';
 import {
   BILLING_PERIOD_LABELS,
-  currencyOf,
   formatDisplayDate,
-  formatMoney,
   LICENSE_KIND_LABELS,
   ORDER_STATUS_LABELS,
 } from '@marketplace/core';
@@ -12,14 +10,10 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { RequireSignIn } from '../../components/RequireSignIn';
 import { api } from '../../lib/api';
+import { formatAmount } from '../../lib/money';
 import { errorText } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
-
-function money(amountMinor: number, currencyCode: string): string {
-  const currency = currencyOf(currencyCode);
-  return currency ? formatMoney(amountMinor, currency) : `${amountMinor} ${currencyCode}`;
-}
 
 function OrderRow({ order, onChange }: { order: Order; onChange: () => void }) {
   const toasts = useToasts();
@@ -42,7 +36,7 @@ function OrderRow({ order, onChange }: { order: Order; onChange: () => void }) {
         </div>
       </td>
       <td>{formatDisplayDate(order.createdAt)}</td>
-      <td className="site-number">{money(order.totalMinor, order.currency)}</td>
+      <td className="site-number">{formatAmount(order.totalMinor, order.currency)}</td>
       <td>
         <span className={`site-badge${order.status === 'PAID' ? ' site-badge--success' : ''}`}>
           {ORDER_STATUS_LABELS[order.status]}

@@ -1,9 +1,7 @@
 import type { Order } from '@marketplace/api-client';
 import {
   BILLING_PERIOD_LABELS,
-  currencyOf,
   formatDisplayDate,
-  formatMoney,
   formatNumber,
   LICENSE_KIND_LABELS,
 } from '@marketplace/core';
@@ -12,13 +10,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../lib/api';
 import { errorText } from '../../lib/errors';
+import { formatAmount } from '../../lib/money';
 import { useLoad } from '../../lib/use-load';
 import { adminErrorText } from './SellersSection';
-
-function money(amountMinor: number, code: string): string {
-  const currency = currencyOf(code);
-  return currency ? formatMoney(amountMinor, currency) : `${formatNumber(amountMinor)} ${code} (minor units)`;
-}
 
 function OrderCells({ order }: { order: Order }) {
   return (
@@ -141,7 +135,9 @@ export function InvoicesSection() {
                     <div className="site-muted">issued {formatDisplayDate(order.invoice.issuedAt)}</div>
                   </td>
                   <OrderCells order={order} />
-                  <td className="site-number">{money(order.invoice.amountMinor, order.invoice.currency)}</td>
+                  <td className="site-number">
+                    {formatAmount(order.invoice.amountMinor, order.invoice.currency)}
+                  </td>
                   <td>
                     {formatDisplayDate(order.invoice.dueAt)}
                     {order.invoice.dueAt < Date.now() ? (
@@ -191,7 +187,9 @@ export function InvoicesSection() {
                 <tr key={order.invoice.id}>
                   <td>{order.invoice.number}</td>
                   <OrderCells order={order} />
-                  <td className="site-number">{money(order.invoice.amountMinor, order.invoice.currency)}</td>
+                  <td className="site-number">
+                    {formatAmount(order.invoice.amountMinor, order.invoice.currency)}
+                  </td>
                   <td>{order.invoice.paidAt ? formatDisplayDate(order.invoice.paidAt) : '—'}</td>
                 </tr>
               ) : null,

@@ -1,4 +1,5 @@
-import { currencyOf, formatMoney, type Currency } from '@marketplace/core';
+export { currencyFrom } from '../../lib/money';
+import { formatMoney, type Currency } from '@marketplace/core';
 import { useToasts } from '@marketplace/ui';
 import { useId, useState, type ReactNode } from 'react';
 import { errorText } from '../../lib/errors';
@@ -47,11 +48,6 @@ export function useFormAction() {
     }
   }
   return { failure, setFailure, busy, run };
-}
-
-/** The marketplace's currency from an answer's code; the selling forms cannot read amounts without it. */
-export function currencyFrom(code: string): Currency {
-  return currencyOf(code) ?? { code, minorDigits: 2 };
 }
 
 export function moneyText(amountMinor: number, currency: Currency): string {

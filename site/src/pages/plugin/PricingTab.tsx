@@ -2,16 +2,13 @@ import type { License, Order, Plugin, Pricing, Quote } from '@marketplace/api-cl
 import {
   BILLING_PERIOD_LABELS,
   COMMUNITY_PROGRAM_LABELS,
-  currencyOf,
   formatDisplayDate,
-  formatMoney,
   isValidWebsite,
   LICENSE_KIND_LABELS,
   normalizeLink,
   pricingModelLabel,
   type BillingPeriod,
   type CommunityProgram,
-  type Currency,
   type LicenseKind,
 } from '@marketplace/core';
 import { useEffect, useState, type FormEvent } from 'react';
@@ -19,14 +16,8 @@ import { Link, useLocation } from 'react-router';
 import { useAuth } from '../../auth/AuthProvider';
 import { api } from '../../lib/api';
 import { errorText } from '../../lib/errors';
+import { formatAmount } from '../../lib/money';
 import { useLoad } from '../../lib/use-load';
-
-const USD: Currency = { code: 'USD', minorDigits: 2 };
-
-function useMoney(pricing: Pricing | undefined): (minor: number) => string {
-  const currency = (pricing && currencyOf(pricing.currency)) ?? USD;
-  return (minor) => formatMoney(minor, currency);
-}
 
 /** Country names for the codes people type, in English. */
 const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
@@ -504,7 +495,8 @@ function BuyForm({
  */
 export function PricingTab({ plugin }: { plugin: Plugin }) {
   const [pricing] = useLoad((signal) => api.commerce.getPricing(plugin.id, { signal }), [plugin.id]);
-  const money = useMoney(pricing.status === 'resolved' ? pricing.data : undefined);
+  const code = pricing.status === 'resolved' ? pricing.data.currency : 'USD';
+  const money = (minor: number) => formatAmount(minor, code);
   return (
     <section className="site-pricing" aria-labelledby="pricing-heading">
       <h2 id="pricing-heading">Pricing</h2>

@@ -2,15 +2,12 @@ import type { Plugin } from '@marketplace/api-client';
 import {
   BILLING_PERIOD_LABELS,
   BILLING_PERIODS,
-  currencyOf,
   formatDisplayDate,
-  formatMoney,
   formatNumber,
   isBillingPeriod,
   isLicenseKind,
   LICENSE_KIND_LABELS,
   LICENSE_KINDS,
-  type Currency,
 } from '@marketplace/core';
 import { useToasts } from '@marketplace/ui';
 import { useId, useState } from 'react';
@@ -19,6 +16,7 @@ import { Pagination } from '../../components/Pagination';
 import { api } from '../../lib/api';
 import { errorText } from '../../lib/errors';
 import { useLoad } from '../../lib/use-load';
+import { currencyFrom, formatAmount } from '../../lib/money';
 import { RevenueChart } from './RevenueChart';
 import {
   attachmentFileName,
@@ -31,10 +29,6 @@ import {
 } from './sales-filter';
 
 const PAGE_SIZE = 20;
-
-function money(amountMinor: number, currency: Currency | undefined, code: string): string {
-  return currency ? formatMoney(amountMinor, currency) : `${formatNumber(amountMinor)} ${code} (minor units)`;
-}
 
 /** Saves text as a file the way a download link would, with the name the server gave it. */
 function saveFile(text: string, fileName: string, type: string): void {
@@ -197,7 +191,6 @@ export function SalesTab({ plugin }: { plugin: Plugin }) {
     }
   }
 
-  const currency = info.status === 'resolved' ? currencyOf(info.data.currency) : undefined;
   const code = info.status === 'resolved' ? info.data.currency : '';
   const pageCount = info.status === 'resolved' ? Math.ceil(info.data.total / PAGE_SIZE) : 0;
 
@@ -228,14 +221,14 @@ export function SalesTab({ plugin }: { plugin: Plugin }) {
           <dt>Licences</dt>
           <dd>{formatNumber(info.data.totals.licenses)}</dd>
           <dt>Gross</dt>
-          <dd>{money(info.data.totals.grossMinor, currency, code)}</dd>
+          <dd>{formatAmount(info.data.totals.grossMinor, code)}</dd>
           <dt>Discounts</dt>
-          <dd>{money(info.data.totals.discountMinor, currency, code)}</dd>
+          <dd>{formatAmount(info.data.totals.discountMinor, code)}</dd>
           <dt>Commission ({info.data.commissionPercent}%)</dt>
-          <dd>{money(info.data.totals.commissionMinor, currency, code)}</dd>
+          <dd>{formatAmount(info.data.totals.commissionMinor, code)}</dd>
           <dt>Net</dt>
           <dd>
-            <strong>{money(info.data.totals.netMinor, currency, code)}</strong>
+            <strong>{formatAmount(info.data.totals.netMinor, code)}</strong>
           </dd>
         </dl>
       ) : null}
@@ -247,7 +240,7 @@ export function SalesTab({ plugin }: { plugin: Plugin }) {
         ) : null}
         {analytics.status === 'resolved'
           ? (() => {
-              const analyticsCurrency = currencyOf(analytics.data.currency);
+              const analyticsCurrency = currencyFrom(analytics.data.currency);
               const trials = analytics.data.months.reduce((sum, month) => sum + month.trials, 0);
               return (
                 <>
@@ -267,7 +260,7 @@ export function SalesTab({ plugin }: { plugin: Plugin }) {
                         .slice(0, 5)
                         .map(
                           (country) =>
-                            `${country.countryCode}: ${formatNumber(country.sales)} ${country.sales === 1 ? 'sale' : 'sales'}, ${money(country.netMinor, analyticsCurrency, analytics.data.currency)} net`,
+                            `${country.countryCode}: ${formatNumber(country.sales)} ${country.sales === 1 ? 'sale' : 'sales'}, ${formatAmount(country.netMinor, analytics.data.currency)} net`,
                         )
                         .join('; ')}
                     </p>
@@ -313,10 +306,10 @@ export function SalesTab({ plugin }: { plugin: Plugin }) {
                 </td>
                 <td className="site-number">{formatNumber(sale.quantity)}</td>
                 <td>{sale.countryCode}</td>
-                <td className="site-number">{money(sale.grossMinor, currency, code)}</td>
-                <td className="site-number">{money(sale.discountMinor, currency, code)}</td>
-                <td className="site-number">{money(sale.commissionMinor, currency, code)}</td>
-                <td className="site-number">{money(sale.netMinor, currency, code)}</td>
+                <td className="site-number">{formatAmount(sale.grossMinor, code)}</td>
+                <td className="site-number">{formatAmount(sale.discountMinor, code)}</td>
+                <td className="site-number">{formatAmount(sale.commissionMinor, code)}</td>
+                <td className="site-number">{formatAmount(sale.netMinor, code)}</td>
               </tr>
             ))}
           </tbody>
