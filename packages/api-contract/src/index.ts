@@ -12,3 +12,4 @@ export * from './statistics';
 export * from './uploads';
 export type * from './entity-checks';
 export * from './commerce';
+export * from './insight';

@@ -11,3 +11,4 @@ export * from './entities';
 export * from './uploads';
 export * from './failed-response';
 export * from './commerce';
+export * from './insight';

@@ -2,3 +2,4 @@ export * from './catalogue';
 export * from './auth';
 export * from './publishing';
 export * from './commerce';
+export * from './insight';
