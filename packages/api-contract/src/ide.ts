@@ -59,6 +59,12 @@ export const DownloadQuery = Type.Object({
   version: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   channel: Type.String({ maxLength: 100, default: '' }),
   rel: Type.Optional(Type.Boolean()),
+  build: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description: 'The IDE build downloading (IU-241.14494.240), for statistics',
+    }),
+  ),
 });
 
 /**

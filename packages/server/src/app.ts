@@ -9,6 +9,7 @@ import { AnswerCache } from './plugins/app/answer-cache';
 import caching from './plugins/app/caching';
 import catalogueSearch from './plugins/app/catalogue-search';
 import errorHandling from './plugins/app/errors';
+import insight, { insightRecording } from './insight';
 import services from './plugins/app/services';
 import compression from './plugins/external/compression';
 import cors from './plugins/external/cors';
@@ -61,6 +62,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   await app.register(compression);
   await app.register(services, dependencies);
   await app.register(catalogueSearch);
+  await app.register(insightRecording);
   // Sign-in resolves request.viewer and checks every route's declared rule: it must precede the routes.
   await app.register(authPlugin, { database: dependencies.database, config: config.auth });
   await app.register(openApi, { publicUrl: config.publicUrl });
@@ -68,6 +70,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   await app.register(publishing);
   await app.register(reviewRoutes);
   await app.register(commerce);
+  await app.register(insight);
   await app.register(siteHosting, { auth: config.auth });
   await app.register(sdkHosting);
   return app;

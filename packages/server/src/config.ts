@@ -37,6 +37,23 @@ export interface Config {
   auth: AuthConfig;
   /** Selling (src/commerce). */
   commerce: CommerceConfig;
+  /** Statistics and the exception analyzer (src/insight). */
+  insight: InsightConfig;
+}
+
+export interface InsightConfig {
+  /**
+   * An MMDB country database to use instead of the one shipped with the server (GEOIP_DATABASE, a file
+   * path; e.g. MaxMind's GeoLite2-Country.mmdb).
+   */
+  geoipDatabase: string | undefined;
+  /** How often the statistics roll-up job runs, in seconds (INSIGHT_ROLLUP_SECONDS, default 300; 0: never). */
+  rollupIntervalSeconds: number;
+  /**
+   * Whole months of raw download and update-check events kept before the current one (INSIGHT_EVENTS_MONTHS,
+   * default 13); older months are dropped, their daily roll-ups stay.
+   */
+  keepEventMonths: number;
 }
 
 export interface CommerceConfig {
@@ -163,6 +180,17 @@ export function loadConfig(
       currency: parseCurrency(env.CURRENCY),
       commissionPercent: parseInteger('COMMISSION_PERCENT', env.COMMISSION_PERCENT, 15, 0, 100),
       invoiceDueDays: parseInteger('INVOICE_DUE_DAYS', env.INVOICE_DUE_DAYS, 14, 1, 365),
+    },
+    insight: {
+      geoipDatabase: env.GEOIP_DATABASE?.trim() ? resolve(cwd, env.GEOIP_DATABASE.trim()) : undefined,
+      rollupIntervalSeconds: parseInteger(
+        'INSIGHT_ROLLUP_SECONDS',
+        env.INSIGHT_ROLLUP_SECONDS,
+        300,
+        0,
+        86_400,
+      ),
+      keepEventMonths: parseInteger('INSIGHT_EVENTS_MONTHS', env.INSIGHT_EVENTS_MONTHS, 13, 1, 120),
     },
   };
 }

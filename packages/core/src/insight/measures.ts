@@ -61,11 +61,12 @@ export function isActivityMeasure(measure: StatisticMeasure): boolean {
 }
 
 /**
- * The dimensions a measure can be broken down by and filtered with. A sale knows its buyer's country but no
- * version, IDE or channel; a download knows all of them.
+ * The dimensions a measure can be broken down by and filtered with. A download knows all of them; a sale
+ * knows its buyer's country but no version, IDE or channel; a trial knows only when it started.
  */
 export function dimensionsOf(measure: StatisticMeasure): readonly StatisticDimension[] {
-  return isActivityMeasure(measure) ? STATISTIC_DIMENSIONS : ['day', 'week', 'month', 'country'];
+  if (isActivityMeasure(measure)) return STATISTIC_DIMENSIONS;
+  return measure === 'trials' ? TIME_DIMENSIONS : ['day', 'week', 'month', 'country'];
 }
 
 /** Whether the public may read the measure by this dimension: only the daily downloads are public (§7). */

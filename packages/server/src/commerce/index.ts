@@ -9,6 +9,7 @@ import { commerceRoutes } from './routes';
 export { LicenseKeys } from './license-keys';
 export { sellerOfPlugin } from './sellers';
 export { applyDuePriceChanges } from './pricing';
+export { sellingStatistic, type SellingMeasure } from './sales';
 export type { PaymentProvider } from './payments';
 
 export interface CommerceOptions {

@@ -283,3 +283,40 @@ export async function* salesReportLines(
     if (rows.length < 5000) return;
   }
 }
+
+/** The selling measures insight's statistics read (`GET /statistic/{trials|sales|revenue}/{dimension}`). */
+export type SellingMeasure = 'trials' | 'sales' | 'revenue';
+
+/**
+ * Trials started, sales made or net revenue (minor units, after discounts and commission) of an item
+ * between two days (inclusive), per day, ISO week or month (named by the period's first day) or per buyer
+ * country; `country` narrows sales and revenue to one country. Trials know no country.
+ */
+export async function sellingStatistic(
+  db: Queryable,
+  pluginId: number,
+  measure: SellingMeasure,
+  groupBy: 'day' | 'week' | 'month' | 'country',
+  range: { startDate: string; endDate: string; country?: string },
+): Promise<{ name: string; value: number }[]> {
+  const from = new Date(`${range.startDate}T00:00:00Z`);
+  const until = new Date(Date.parse(`${range.endDate}T00:00:00Z`) + DAY_MS);
+  const moment = measure === 'trials' ? sql.raw('started_at') : sql.raw('sold_at');
+  const group =
+    groupBy === 'country'
+      ? sql.raw('country_code')
+      : sql`to_char(date_trunc(${groupBy}, ${moment} AT TIME ZONE 'UTC'), 'YYYY-MM-DD')`;
+  const value = measure === 'revenue' ? sql`coalesce(sum(net_minor), 0)` : sql`count(*)`;
+  const rows = await selectRows<{ name: string; value: Numeric }>(
+    db,
+    measure === 'trials'
+      ? sql`SELECT ${group} AS name, ${value} AS value FROM trials
+          WHERE plugin_id = ${pluginId} AND started_at >= ${from} AND started_at < ${until}
+          GROUP BY 1 ORDER BY 1`
+      : sql`SELECT ${group} AS name, ${value} AS value FROM sales
+          WHERE plugin_id = ${pluginId} AND sold_at >= ${from} AND sold_at < ${until}
+          ${range.country !== undefined ? sql`AND country_code = ${range.country}` : sql``}
+          GROUP BY 1 ORDER BY ${groupBy === 'country' ? sql`2 DESC, 1` : sql`1`}`,
+  );
+  return rows.map((row) => ({ name: row.name, value: Number(row.value) }));
+}

@@ -7,16 +7,14 @@ import home from './home';
 import downloads from './ide/downloads';
 import feeds from './ide/feeds';
 import marketplaceHost from './ide/marketplace-host';
-import statistics from './statistics';
 
-/** Every HTTP route of the read API, the IDE feeds and downloads, and the IDE's marketplace client API. */
+/** Every HTTP route of the read API, the IDE feeds and downloads, and the IDE's marketplace client API (statistics are insight's: src/insight). */
 export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(home);
   await app.register(plugins);
   await app.register(media);
   await app.register(search);
   await app.register(social);
-  await app.register(statistics);
   await app.register(feeds);
   await app.register(downloads);
   await app.register(marketplaceHost);

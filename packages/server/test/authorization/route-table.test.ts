@@ -165,12 +165,21 @@ const PATH_PARAMETERS: Record<string, (resources: Resources) => string> = {
   users: () => String(personas.owner),
   uid: () => 'an-interaction-that-does-not-exist',
   family: () => 'intellij',
+  measure: () => 'downloads-count',
+  dimension: () => 'country',
   '*': () => 'token',
+};
+
+/** Query strings of routes that name their resource there rather than in the path. */
+const QUERY_STRINGS: Record<string, (resources: Resources) => string> = {
+  '/statistic/:measure/:dimension': (resources) =>
+    `plugin=${resources.pluginId}&startDate=2026-01-01&endDate=2026-01-31`,
 };
 
 function concretePath(url: string, resources: Resources): string {
   const segments = url.split('/');
-  return segments
+  const query = QUERY_STRINGS[url]?.(resources);
+  const path = segments
     .map((segment, index) => {
       if (segment !== '*' && !segment.startsWith(':')) return segment;
       const name = segment === '*' ? '*' : segment.slice(1);
@@ -185,6 +194,7 @@ function concretePath(url: string, resources: Resources): string {
       return encodeURIComponent(fill(resources));
     })
     .join('/');
+  return query === undefined ? path : `${path}?${query}`;
 }
 
 const personas = { banned: 0, developer: 0, owner: 0, admin: 0 };

@@ -16,9 +16,10 @@ interface DownloadableRow {
   version: string;
   file_hash: string;
   file_name: string;
+  channel: string;
 }
 
-const DOWNLOADABLE_COLUMNS = sql`pv.id, pv.plugin_id, p.xml_id, pv.version, pv.file_hash, pv.file_name`;
+const DOWNLOADABLE_COLUMNS = sql`pv.id, pv.plugin_id, p.xml_id, pv.version, pv.file_hash, pv.file_name, pv.channel`;
 const FROM_VISIBLE = (viewer: Viewer | undefined) =>
   sql`FROM plugin_versions pv JOIN plugins p ON p.id = pv.plugin_id
     WHERE ${pluginVisibleTo(viewer)} AND ${versionVisibleTo(viewer)}`;
@@ -81,8 +82,28 @@ const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       request.log.error({ updateId: row.id, hash: row.file_hash }, 'archive missing from the file store');
       throw new ApiError('unavailable', 'The archive of this version cannot be read right now.');
     }
-    // A HEAD request only asks about the file; only a GET is a download.
-    if (request.method === 'GET') await recordDownload(app.db, row.id);
+    // A HEAD request only asks about the file; only a GET is a download. The count and the insight event
+    // are written together, so statistics never disagree with the public count.
+    if (request.method === 'GET') {
+      const at = new Date();
+      const client = await app.insightRecorder.describe(
+        {
+          ip: request.ip,
+          userAgent: request.headers['user-agent'],
+          buildParameter: (request.query as { build?: string }).build,
+        },
+        at,
+      );
+      await app.db.transaction(async (tx) => {
+        await recordDownload(tx, row.id, at);
+        await app.insightRecorder.recordDownload(
+          tx,
+          client,
+          { pluginId: row.plugin_id, version: row.version, channel: row.channel },
+          at,
+        );
+      });
+    }
     return reply
       .type(row.file_name.toLowerCase().endsWith('.jar') ? 'application/java-archive' : 'application/zip')
       .header('content-length', String(file.size))

@@ -11,6 +11,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { etagMatches, isPersonalRequest, VARY_HEADERS, withVary } from '../../plugins/app/answer-cache';
+import { countUpdateChecks } from '../../insight/recorder';
 import { downloadPath } from '../api/plugin-queries';
 import { newestCompatibleVersions, readIdeBuild, type CompatibleVersionRow } from './compatibility';
 import { XmlWriter } from './xml';
@@ -159,12 +160,17 @@ const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     body: CompatibleUpdatesBody,
     response: { 200: CompatibleUpdatesResult, 400: ErrorBody },
   };
-  async function compatibleUpdates(body: CompatibleUpdatesBody) {
+  async function compatibleUpdates(request: FastifyRequest, body: CompatibleUpdatesBody) {
     const xmlIds = body.module === undefined ? body.pluginXMLIds : [...body.pluginXMLIds, body.module];
     const rows = await newestCompatibleVersions(app.db, readIdeBuild(body.build), {
       channel: body.channel,
       xmlIds,
     });
+    await countUpdateChecks(
+      request,
+      body.build,
+      rows.map((row) => row.plugin_id),
+    );
     return rows.map((row) => ({
       id: row.id,
       pluginId: row.plugin_id,
@@ -179,7 +185,7 @@ const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: { rule: 'public' }, readOnly: true, writeLimit: false },
       schema: { ...compatibleSchema, summary: 'The newest compatible version of each given plugin' },
     },
-    async (request) => compatibleUpdates(request.body),
+    async (request) => compatibleUpdates(request, request.body),
   );
   app.post(
     '/api/search/compatibleUpdates',
@@ -187,13 +193,14 @@ const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: { rule: 'public' }, readOnly: true, writeLimit: false },
       schema: { ...compatibleSchema, summary: 'The older name of /api/search/updates/compatible' },
     },
-    async (request) => compatibleUpdates(request.body),
+    async (request) => compatibleUpdates(request, request.body),
   );
 
   app.get(
     '/api/search/updates/nearest',
     {
-      config: { cache: 'public' },
+      // Not kept or replayed: every request is an IDE's update check, counted in the statistics.
+      config: {},
       schema: {
         tags: ['ide'],
         summary: 'The newest compatible version of each given plugin, keyed by xmlId',
@@ -207,6 +214,11 @@ const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
         channel,
         xmlIds: pluginXMLIds,
       });
+      await countUpdateChecks(
+        request,
+        build,
+        rows.map((row) => row.plugin_id),
+      );
       return Object.fromEntries(
         rows.map((row) => [
           row.xml_id,

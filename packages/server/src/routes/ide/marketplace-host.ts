@@ -30,6 +30,7 @@ import {
 import { IDE_PRODUCTS, type IdeProductKey, type SortOrder } from '@marketplace/core';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { countUpdateChecks } from '../../insight/recorder';
 import { ApiError } from '../../plugins/app/errors';
 import { pluginPagePath } from '../../search/plugin-summary';
 import { loadPluginComments } from '../api/social-queries';
@@ -432,7 +433,8 @@ const marketplaceHostRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/search/updates/compatible',
     {
-      config: publicRead,
+      // Not kept or replayed: every request is an IDE's update check, counted in the statistics.
+      config: {},
       schema: {
         tags: ['ide'],
         summary: 'The newest version of each given plugin that installs into the IDE build (update check)',
@@ -445,6 +447,11 @@ const marketplaceHostRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const ide = readIdeBuild(build);
       const xmlIds = pluginXmlId ?? [];
       const rows = await newestInstallableVersions(app.db, ide, { xmlIds });
+      await countUpdateChecks(
+        request,
+        build,
+        rows.map((row) => row.plugin_id),
+      );
       const order = new Map(xmlIds.map((xmlId, index) => [xmlId, index]));
       return rows
         .sort((a, b) => order.get(a.xml_id)! - order.get(b.xml_id)!)
@@ -476,6 +483,11 @@ const marketplaceHostRoutes: FastifyPluginAsyncTypebox = async (app) => {
         newestInstallableVersions(app.db, ide, { xmlIds: pluginXMLIds }),
       ]);
       const installableOf = new Map(installable.map((row) => [row.plugin_id, row]));
+      await countUpdateChecks(
+        request,
+        build,
+        newest.map((row) => row.plugin_id),
+      );
       const order = new Map(pluginXMLIds.map((xmlId, index) => [xmlId, index]));
       return newest
         .sort((a, b) => order.get(a.xml_id)! - order.get(b.xml_id)!)
