@@ -190,3 +190,33 @@ describe.each(DATABASE_KINDS)('statistics on %s', (kind) => {
     expect(await data(`sales/day?${range}&country=FR`)).toEqual([{ name: today, value: 1 }]);
   });
 });
+
+describe('the country of a download behind a proxy', () => {
+  let t: ReviewsTestApp;
+  beforeAll(async () => {
+    t = await createReviewsTestApp({ env: { TRUST_PROXY: '127.0.0.1' } });
+  });
+  afterAll(async () => t?.close());
+
+  it('believes X-Forwarded-For from the configured proxy only', async () => {
+    const download = (remoteAddress: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/plugin/download?updateId=${VERSIONS.gitToolbox241}`,
+        headers: { 'user-agent': IDE_AGENT, 'x-forwarded-for': GB },
+        remoteAddress,
+      });
+    expect((await download('127.0.0.1')).statusCode).toBe(200);
+    // Anyone else sending the header is counted at their own address.
+    expect((await download(US)).statusCode).toBe(200);
+    await rollUpInsight(t.db);
+    const response = await t.call(USERS.alice.id, {
+      method: 'GET',
+      url: `/statistic/downloads-count/country?plugin=${PLUGINS.gitToolbox}&startDate=${today}&endDate=${today}`,
+    });
+    expect((response.json() as StatisticResult).data).toEqual([
+      { name: 'GB', value: 1 },
+      { name: 'US', value: 1 },
+    ]);
+  });
+});

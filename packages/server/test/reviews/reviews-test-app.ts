@@ -33,6 +33,8 @@ export interface ReviewsTestAppOptions {
   kind?: DatabaseKind;
   /** Load the API tests' known catalogue (default true). */
   catalogue?: boolean;
+  /** More environment settings for the server's configuration (TRUST_PROXY...). */
+  env?: Record<string, string>;
 }
 
 /** The real application (buildApp) on a fresh database and data directory. */
@@ -47,6 +49,7 @@ export async function createReviewsTestApp(options: ReviewsTestAppOptions = {}):
       PUBLIC_URL: 'https://plugins.example.com',
       WRITE_RATE_LIMIT: '100000',
       LOGIN_RATE_LIMIT: '100000',
+      ...options.env,
     },
     [],
     dataDir,
