@@ -23,6 +23,7 @@ import type { FileStore } from '../storage';
 import { buildPluginArchive } from './archive';
 import { generateItemSales } from './commerce';
 import { DemoCommerceWriter, type DemoCommerceCounts } from './commerce-load';
+import { writeDemoInsight } from './insight';
 import {
   DEMO_ACCOUNTS,
   generateDemoCatalogue,
@@ -188,6 +189,7 @@ export async function loadDemoCatalogue(
       visitor: { id: DEMO_ACCOUNTS.visitor.id, name: DEMO_ACCOUNTS.visitor.name },
     });
     result.commerce = commerce.counts;
+    await writeDemoInsight(tx, catalogue.today);
 
     await tx.execute(sql`
       INSERT INTO featured_plugins (product, plugin_id, position)

@@ -36,11 +36,19 @@ function dayBounds(day: string) {
   return { start, end: new Date(start.getTime() + DAY_MS) };
 }
 
-/** Recomputes one day of both roll-up tables from the raw events, in one transaction. */
+/**
+ * Recomputes one day of both roll-up tables from the raw events, in one transaction. A day without any raw
+ * event is left as it is: its roll-ups, if any, were imported (the demo's, another system's history).
+ */
 export async function rollUpDay(db: Database, day: string): Promise<void> {
   const { start, end } = dayBounds(day);
   await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${ROLLUP_LOCK_KEY})`);
+    const [any] = await selectRows<{ found: number }>(
+      tx,
+      sql`SELECT 1 AS found FROM insight_events WHERE occurred_at >= ${start} AND occurred_at < ${end} LIMIT 1`,
+    );
+    if (!any) return;
     await tx.execute(sql`DELETE FROM insight_daily WHERE day = ${day}`);
     await tx.execute(sql`INSERT INTO insight_daily (plugin_id, day, version, channel, product_code, branch,
         country, downloads, downloads_unique, installs, update_checks)

@@ -283,6 +283,34 @@ describe.each(DATABASE_KINDS)('the demo catalogue loaded into %s', (kind) => {
     expect(licences!.count).toBe(0);
   });
 
+  it('has statistics roll-ups that agree with the public daily downloads, days before today only', async () => {
+    const rows = await db.execute<{
+      disagreeing: number;
+      days: number;
+      products: number;
+      countries: number;
+    }>(sql`
+      SELECT
+        (SELECT count(*)::int FROM (
+          SELECT plugin_id, day, sum(count) AS downloads FROM download_counts WHERE day < ${today} GROUP BY 1, 2
+        ) counted FULL JOIN (
+          SELECT plugin_id, day, downloads FROM insight_daily_by_dimension WHERE dimension = 'total'
+        ) rolled USING (plugin_id, day)
+        WHERE counted.downloads IS DISTINCT FROM rolled.downloads) AS disagreeing,
+        (SELECT count(DISTINCT day)::int FROM insight_daily_by_dimension) AS days,
+        (SELECT count(DISTINCT value)::int FROM insight_daily_by_dimension WHERE dimension = 'product') AS products,
+        (SELECT count(DISTINCT value)::int FROM insight_daily_by_dimension WHERE dimension = 'country') AS countries`);
+    const [facts] = rows.rows;
+    expect(facts).toMatchObject({ disagreeing: 0 });
+    expect(facts!.days).toBeGreaterThan(300);
+    expect(facts!.products).toBeGreaterThan(5);
+    expect(facts!.countries).toBeGreaterThan(10);
+    const latest = await db.execute<{ day: string }>(
+      sql`SELECT max(day)::text AS day FROM insight_daily_by_dimension`,
+    );
+    expect(latest.rows[0]!.day < today.toISOString().slice(0, 10)).toBe(true);
+  });
+
   it('has two years of sales with a seasonal shape, each one with its money adding up', async () => {
     const rows = await db.execute<{
       plugin_id: number;
