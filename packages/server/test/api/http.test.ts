@@ -248,6 +248,7 @@ describe('documents', () => {
       '/api/comments',
       '/api/users/{id}/plugins',
       '/statistic/downloads-count/day',
+      '/statistic/{measure}/{dimension}',
       '/plugins/list',
       '/api/search/updates/compatible',
       '/plugin/download',
@@ -255,6 +256,9 @@ describe('documents', () => {
       expect(document.paths, path).toHaveProperty([path]);
     }
     expect(document.paths['/api/plugins/{id}'].get.responses['404']).toBeDefined();
+    const statistic = document.paths['/statistic/{measure}/{dimension}'].get;
+    const measure = statistic.parameters.find((parameter: { name: string }) => parameter.name === 'measure');
+    expect(measure.schema.enum).toContain('update-checks');
   });
 
   it('serves a page at / that links the entry points', async () => {
