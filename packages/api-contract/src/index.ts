@@ -13,3 +13,4 @@ export * from './uploads';
 export type * from './entity-checks';
 export * from './commerce';
 export * from './insight';
+export * from './insight-exceptions';

@@ -1,2 +1,4 @@
 export * from './measures';
 export * from './ide-client';
+export * from './stack-trace';
+export * from './exceptions';

@@ -23,6 +23,7 @@ import type { FileStore } from '../storage';
 import { buildPluginArchive } from './archive';
 import { generateItemSales } from './commerce';
 import { DemoCommerceWriter, type DemoCommerceCounts } from './commerce-load';
+import { writeDemoExceptions } from './exceptions';
 import { writeDemoInsight } from './insight';
 import {
   DEMO_ACCOUNTS,
@@ -190,6 +191,7 @@ export async function loadDemoCatalogue(
     });
     result.commerce = commerce.counts;
     await writeDemoInsight(tx, catalogue.today);
+    await writeDemoExceptions(tx, catalogue.today, catalogue.seed);
 
     await tx.execute(sql`
       INSERT INTO featured_plugins (product, plugin_id, position)

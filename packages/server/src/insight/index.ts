@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import exceptionAnalyzer from './exceptions';
 import { openCountryLookup } from './geo';
 import { InsightRecorder } from './recorder';
 import { preparePartitions, rollUpInsight } from './rollup';
@@ -39,6 +40,7 @@ export interface InsightOptions {
  */
 export default async function insight(app: FastifyInstance, options: InsightOptions = {}): Promise<void> {
   await app.register(statisticRoutes(app.config.commerce.currency.code));
+  await app.register(exceptionAnalyzer);
 
   // A node that was down over a month's turn creates the month's partition before events arrive.
   app.addHook('onReady', async () => preparePartitions(app.db, new Date()));

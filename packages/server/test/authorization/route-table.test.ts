@@ -139,6 +139,7 @@ interface Resources {
   priceChangeId: number;
   orderId: number;
   invoiceId: number;
+  exceptionGroupId: number;
 }
 
 /**
@@ -162,6 +163,7 @@ const PATH_PARAMETERS: Record<string, (resources: Resources) => string> = {
   changeId: (resources) => String(resources.priceChangeId),
   orders: (resources) => String(resources.orderId),
   invoices: (resources) => String(resources.invoiceId),
+  groupId: (resources) => String(resources.exceptionGroupId),
   users: () => String(personas.owner),
   uid: () => 'an-interaction-that-does-not-exist',
   family: () => 'intellij',
@@ -281,6 +283,11 @@ async function freshResources(): Promise<Resources> {
     sql`INSERT INTO invoices (order_id, number, amount_minor, currency, due_at)
       VALUES (${orderId}, ${`INV-ACCESS-${resourceCount}`}, 1000, 'USD', now() + interval '14 days') RETURNING id`,
   );
+  // The exception analyzer: a group of error reports of the plugin.
+  const exceptionGroupId = await insertedId(
+    sql`INSERT INTO exception_groups (plugin_id, fingerprint, normalised_trace, exception_class)
+      VALUES (${pluginId}, ${`access-${resourceCount}`}, 'java.lang.Error', 'java.lang.Error') RETURNING id`,
+  );
   return {
     pluginId,
     reviewId,
@@ -297,6 +304,7 @@ async function freshResources(): Promise<Resources> {
     priceChangeId,
     orderId,
     invoiceId,
+    exceptionGroupId,
   };
 }
 

@@ -3,3 +3,4 @@ export * from './auth';
 export * from './publishing';
 export * from './commerce';
 export * from './insight';
+export * from './insight-exceptions';
