@@ -6,6 +6,8 @@ import {
   type ProductFamily,
 } from '@marketplace/core';
 import { CommerceClient } from './commerce';
+import { ExceptionsClient } from './exceptions';
+import { InsightClient } from './insight';
 import type { PageRelation } from './link-header';
 import { apiPaths } from './paths';
 import { buildQuery, type QueryParameters } from './query';
@@ -77,10 +79,16 @@ export class ApiClient {
   private readonly transport: ApiTransport;
   /** Selling: prices, quotes, trials, orders, licences; offers and sales; sellers and invoices. */
   readonly commerce: CommerceClient;
+  /** Statistics by measure and dimension (the item's people and administrators). */
+  readonly insight: InsightClient;
+  /** The exception analyzer: a plugin's error reports grouped by defect (the item's people and administrators). */
+  readonly exceptions: ExceptionsClient;
 
   constructor(options: ApiClientOptions) {
     this.transport = new ApiTransport(options);
     this.commerce = new CommerceClient(this.transport);
+    this.insight = new InsightClient(this.transport);
+    this.exceptions = new ExceptionsClient(this.transport);
   }
 
   /** The base URL every path is appended to, without a trailing slash. */

@@ -38,3 +38,7 @@ export {
 } from './upload';
 export { CommerceClient, commercePaths } from './commerce';
 export type * from './commerce';
+export { InsightClient, insightPaths } from './insight';
+export type * from './insight';
+export { ExceptionsClient, exceptionPaths } from './exceptions';
+export type * from './exceptions';

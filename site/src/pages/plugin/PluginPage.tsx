@@ -7,7 +7,7 @@ import {
   downloadWording,
 } from '@marketplace/core';
 import { InstallButton, StarRating } from '@marketplace/ui';
-import { useRef } from 'react';
+import { lazy, Suspense, useRef } from 'react';
 import { NavLink, useParams } from 'react-router';
 import { PageLoading } from '../../components/PageLoading';
 import { RequireSignIn } from '../../components/RequireSignIn';
@@ -25,13 +25,20 @@ import { SalesTab } from './SalesTab';
 import { useManagement } from './use-management';
 import { VersionsTab } from './VersionsTab';
 
+// The vendor's insight tabs carry charts and tables no visitor needs: their code loads when they open.
+const AnalyticsTab = lazy(() => import('./analytics/AnalyticsTab'));
+const ExceptionAnalyzerTab = lazy(() => import('./exceptions/ExceptionAnalyzerTab'));
+
 /** The tabs that exist (spec §2 lists more; those whose features are not built are not shown at all). */
-type TabKey = '' | 'versions' | 'reviews' | 'pricing' | 'sales' | 'monetization';
+type TabKey =
+  '' | 'versions' | 'reviews' | 'pricing' | 'sales' | 'analytics' | 'monetization' | 'exception-analyzer';
 
 /** The tabs only the item's people and administrators see (see useManagement for how the page knows). */
 const MANAGER_TABS: readonly { key: TabKey; label: string }[] = [
   { key: 'sales', label: 'Sales' },
+  { key: 'analytics', label: 'Analytics' },
   { key: 'monetization', label: 'Monetization' },
+  { key: 'exception-analyzer', label: 'Exception analyzer' },
 ];
 
 function tabsOf(plugin: Plugin, manages: boolean): { key: TabKey; label: string }[] {
@@ -135,6 +142,15 @@ export default function PluginPage() {
         {current.key === 'sales' ? <SalesTab plugin={data} /> : null}
         {current.key === 'monetization' && management.status === 'yes' ? (
           <MonetizationTab plugin={data} monetization={management.monetization} />
+        ) : null}
+        {current.key === 'analytics' || current.key === 'exception-analyzer' ? (
+          <Suspense fallback={<PageLoading />}>
+            {current.key === 'analytics' ? (
+              <AnalyticsTab plugin={data} />
+            ) : (
+              <ExceptionAnalyzerTab plugin={data} />
+            )}
+          </Suspense>
         ) : null}
       </div>
     </div>
