@@ -90,6 +90,12 @@ function filterConditions(filters: StatisticRequest['filters']): SQL[] {
   });
 }
 
+/** A filter's value as `insight_daily_by_dimension` keeps it (branches as text, '' for not told). */
+function rolledUpValue(dimension: FilterDimension, value: string): string {
+  if (dimension === 'branch') return value === '' ? '' : String(Number(value));
+  return dimension === 'country' || dimension === 'product' ? value.toUpperCase() : value;
+}
+
 /** Downloads, unique downloaders, installs or update checks, from the roll-ups. */
 async function activityStatistic(db: Queryable, request: StatisticRequest): Promise<StatisticPoint[]> {
   const { pluginId, dimension, startDate, endDate, filters } = request;
@@ -98,13 +104,18 @@ async function activityStatistic(db: Queryable, request: StatisticRequest): Prom
   const period = time ? sql`to_char(date_trunc(${dimension}, day::timestamp), 'YYYY-MM-DD')` : undefined;
   const order = time ? sql`1` : sql`2 DESC, 1`;
   const conditions = filterConditions(filters);
+  const filtered = Object.entries(filters) as [FilterDimension, string][];
   let statement: SQL;
-  if (conditions.length === 0) {
-    // Unfiltered: one row per day (and value) of the dimension's own roll-up, with exact daily uniques.
-    const rolledUp = time ? 'total' : dimension;
+  if (conditions.length === 0 || (time && filtered.length === 1)) {
+    // Unfiltered, or a series filtered by one value: the rows of one dimension's own roll-up (a downloader
+    // has one value per dimension, so these are exact, uniques included) rather than every combination.
+    const [only] = filtered;
+    const rolledUp = only ? only[0] : time ? 'total' : dimension;
+    const value = only ? rolledUpValue(only[0], only[1]) : undefined;
     statement = sql`SELECT ${period ?? sql`value`} AS name, sum(${column})::bigint AS value
       FROM insight_daily_by_dimension
       WHERE plugin_id = ${pluginId} AND dimension = ${rolledUp} AND day BETWEEN ${startDate}::date AND ${endDate}::date
+        ${value === undefined ? sql`` : sql`AND value = ${value}`}
       GROUP BY 1 HAVING sum(${column}) > 0 ORDER BY ${order}`;
   } else {
     const group =
