@@ -14,6 +14,7 @@ import { plugins, tags, vendors } from '../../src/db/schema';
 import { AnswerCache } from '../../src/plugins/app/answer-cache';
 import caching from '../../src/plugins/app/caching';
 import catalogueSearch from '../../src/plugins/app/catalogue-search';
+import { insightRecording } from '../../src/insight';
 import errorHandling from '../../src/plugins/app/errors';
 import services from '../../src/plugins/app/services';
 import publishing, { type PublishingOptions } from '../../src/publishing';
@@ -58,6 +59,8 @@ export async function buildPublishingTestApp(
   // No answer is replayed (RESPONSE_CACHE_MS=0); the search index and the IDE feed follow every write.
   await app.register(caching, { answers: new AnswerCache(0, config.cacheMaxAgeSeconds) });
   await app.register(catalogueSearch);
+  // Downloads record insight events: the catalogue routes need the recorder, as in buildApp.
+  await app.register(insightRecording);
   await app.register(authPlugin, { database: testDatabase.database, config: config.auth });
   await app.register(routes);
   await app.register(publishing, { sweepIntervalMs: 0, ...options });
