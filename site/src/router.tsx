@@ -30,6 +30,14 @@ export const routes: RouteObject[] = [
         },
         ...page(() => import('./pages/plugin/PluginPage')),
       },
+      {
+        path: 'plugin/:item/custom-pages/:page',
+        loader: ({ params }) => {
+          prefetchPlugin(params.item);
+          return null;
+        },
+        ...page(() => import('./pages/plugin/PluginPage')),
+      },
       { path: 'author/:userId', ...page(() => import('./pages/user/UserPage')) },
       { path: 'dashboard', ...page(() => import('./pages/dashboard/DashboardPage')) },
       { path: 'dashboard/new', ...page(() => import('./pages/dashboard/NewPluginPage')) },
@@ -37,6 +45,10 @@ export const routes: RouteObject[] = [
       {
         path: 'dashboard/plugin/:pluginId/selling',
         ...page(() => import('./pages/dashboard/SellingPage')),
+      },
+      {
+        path: 'dashboard/plugin/:pluginId/custom-pages',
+        ...page(() => import('./pages/dashboard/CustomPagesPage')),
       },
       { path: 'dashboard/selling/apply', ...page(() => import('./pages/dashboard/SellerApplicationPage')) },
       { path: 'dashboard/tokens', ...page(() => import('./pages/dashboard/TokensPage')) },

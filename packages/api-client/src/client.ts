@@ -7,7 +7,9 @@ import {
 } from '@marketplace/core';
 import { CommerceClient } from './commerce';
 import { ExceptionsClient } from './exceptions';
+import { PagesClient } from './pages';
 import { InsightClient } from './insight';
+import { VerificationClient } from './verification';
 import type { PageRelation } from './link-header';
 import { apiPaths } from './paths';
 import { buildQuery, type QueryParameters } from './query';
@@ -83,12 +85,18 @@ export class ApiClient {
   readonly insight: InsightClient;
   /** The exception analyzer: a plugin's error reports grouped by defect (the item's people and administrators). */
   readonly exceptions: ExceptionsClient;
+  /** Verification of versions against the IDE builds they claim (the item's people and administrators). */
+  readonly verification: VerificationClient;
+  /** Custom pages and webhelp (the item's people write them; anyone reads the published ones). `pages` is pagination. */
+  readonly customPages: PagesClient;
 
   constructor(options: ApiClientOptions) {
     this.transport = new ApiTransport(options);
     this.commerce = new CommerceClient(this.transport);
     this.insight = new InsightClient(this.transport);
     this.exceptions = new ExceptionsClient(this.transport);
+    this.verification = new VerificationClient(this.transport);
+    this.customPages = new PagesClient(this.transport);
   }
 
   /** The base URL every path is appended to, without a trailing slash. */

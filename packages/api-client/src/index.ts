@@ -42,3 +42,7 @@ export { InsightClient, insightPaths } from './insight';
 export type * from './insight';
 export { ExceptionsClient, exceptionPaths } from './exceptions';
 export type * from './exceptions';
+export { PagesClient, pagePaths } from './pages';
+export type * from './pages';
+export { VerificationClient, verificationPaths, type VerificationQueueInput } from './verification';
+export type * from './verification';

@@ -14,3 +14,5 @@ export type * from './entity-checks';
 export * from './commerce';
 export * from './insight';
 export * from './insight-exceptions';
+export * from './pages';
+export * from './verification';

@@ -12,3 +12,5 @@ export * from './uploads';
 export * from './failed-response';
 export * from './commerce';
 export * from './insight';
+export * from './pages';
+export * from './verification';

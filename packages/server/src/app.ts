@@ -14,11 +14,13 @@ import services from './plugins/app/services';
 import compression from './plugins/external/compression';
 import cors from './plugins/external/cors';
 import openApi from './plugins/external/openapi';
+import pages from './pages';
 import publishing from './publishing';
 import reviewRoutes from './reviews/routes';
 import routes from './routes';
 import sdkHosting from './sdk-hosting';
 import siteHosting from './site-hosting';
+import verification from './verification';
 
 /** What the application is built from: tests pass a fresh database and store, the server its real ones. */
 export interface AppDependencies {
@@ -71,6 +73,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   await app.register(reviewRoutes);
   await app.register(commerce);
   await app.register(insight);
+  await app.register(verification);
+  await app.register(pages);
   await app.register(siteHosting, { auth: config.auth });
   await app.register(sdkHosting);
   return app;

@@ -272,7 +272,7 @@ async function surveyArchive(
   return survey;
 }
 
-function checkEntry(entry: Entry, label: string, limits: ArchiveLimits): void {
+export function checkEntry(entry: Entry, label: string, limits: ArchiveLimits): void {
   const name = entry.fileName;
   // A Unicode Path extra field lets yauzl show a clean name while tools that ignore the field (Java's
   // zip classes among them) use the raw one, so the raw bytes must be safe too. latin1 keeps every byte,
@@ -318,7 +318,7 @@ const ZIP64_SIZE_MARKER = 0xffffffff;
  * yauzl reads. When the two disagree about the name, the method or the sizes, such a tool unpacks
  * something other than what was inspected, so the archive is refused.
  */
-async function checkLocalHeader(zip: ZipFile, entry: Entry, label: string): Promise<void> {
+export async function checkLocalHeader(zip: ZipFile, entry: Entry, label: string): Promise<void> {
   let local: LocalFileHeader;
   try {
     local = await zip.readLocalFileHeaderPromise(entry);

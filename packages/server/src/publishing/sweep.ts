@@ -28,7 +28,9 @@ const REFERENCES = sql`
   SELECT file_hash AS hash FROM plugin_versions
   UNION ALL SELECT icon_hash FROM plugins WHERE icon_hash IS NOT NULL
   UNION ALL SELECT file_hash FROM plugin_screenshots
-  UNION ALL SELECT content_hash FROM plugin_documentation_tabs`;
+  UNION ALL SELECT content_hash FROM plugin_documentation_tabs
+  UNION ALL SELECT file_hash FROM custom_page_images
+  UNION ALL SELECT file_hash FROM custom_page_files`;
 
 const BATCH = 500;
 

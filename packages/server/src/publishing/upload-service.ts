@@ -15,6 +15,7 @@ import { pluginTags, plugins, pluginVersions, tags, vendors } from '../db/schema
 import { loadPlugin } from '../routes/api/plugin-queries';
 import { selectRows } from '../search/sql';
 import type { FileStore } from '../storage';
+import { enqueueVerification } from '../verification/queue';
 import { recordAudit } from './audit';
 import { claimStoredFile, releaseClaim } from './file-claims';
 import type { PublishingOptions } from './options';
@@ -162,6 +163,7 @@ async function insertVersion(
     })
     .returning();
   if (!row) throw new Error('The version row was not written.');
+  await enqueueVerification(tx, row.id); // verified later by the verification worker, never in the upload
   return row;
 }
 

@@ -24,6 +24,7 @@ export const SITE_ROUTES = [
   '/search',
   '/plugin/:item',
   '/plugin/:item/:tab',
+  '/plugin/:item/custom-pages/:page',
   '/author/:userId',
   '/dashboard',
   '/dashboard/*',

@@ -140,6 +140,8 @@ interface Resources {
   orderId: number;
   invoiceId: number;
   exceptionGroupId: number;
+  customPageId: number;
+  verificationId: number;
 }
 
 /**
@@ -164,6 +166,11 @@ const PATH_PARAMETERS: Record<string, (resources: Resources) => string> = {
   orders: (resources) => String(resources.orderId),
   invoices: (resources) => String(resources.invoiceId),
   groupId: (resources) => String(resources.exceptionGroupId),
+  pageId: (resources) => String(resources.customPageId),
+  verifications: (resources) => String(resources.verificationId),
+  update: (resources) => String(resources.versionId),
+  application: (resources) => String(resources.pluginId),
+  discard: (resources) => String(resources.verificationId),
   users: () => String(personas.owner),
   uid: () => 'an-interaction-that-does-not-exist',
   family: () => 'intellij',
@@ -288,7 +295,16 @@ async function freshResources(): Promise<Resources> {
     sql`INSERT INTO exception_groups (plugin_id, fingerprint, normalised_trace, exception_class)
       VALUES (${pluginId}, ${`access-${resourceCount}`}, 'java.lang.Error', 'java.lang.Error') RETURNING id`,
   );
+  const customPageId = await insertedId(
+    sql`INSERT INTO custom_pages (plugin_id, url, name) VALUES (${pluginId}, 'guide', 'Guide') RETURNING id`,
+  );
+  const verificationId = await insertedId(
+    sql`INSERT INTO verifications (version_id, plugin_id, types, verifier_version)
+      VALUES (${versionId}, ${pluginId}, '{descriptor}', 'marketplace-checks/1') RETURNING id`,
+  );
   return {
+    customPageId,
+    verificationId,
     pluginId,
     reviewId,
     replyId,

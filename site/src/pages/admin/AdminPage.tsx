@@ -17,6 +17,7 @@ import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
 import { InvoicesSection } from './InvoicesSection';
 import { SellersSection } from './SellersSection';
+import { VerificationSection } from './VerificationSection';
 
 const ACTIONS = [
   ['approve', 'Approve'],
@@ -314,6 +315,7 @@ function Admin() {
       </section>
       <SellersSection />
       <InvoicesSection />
+      <VerificationSection />
     </div>
   );
 }

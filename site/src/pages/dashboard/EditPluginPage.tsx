@@ -27,6 +27,7 @@ import { api } from '../../lib/api';
 import { errorText } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
+import { PluginVerification } from '../verification/VerificationPanel';
 
 const URL_FIELDS: readonly (readonly [PluginUrlField, string])[] = [
   ['url', 'Website'],
@@ -443,7 +444,8 @@ function Manage({ pluginId }: { pluginId: number }) {
   return (
     <div className="site-page site-narrow">
       <p>
-        <Link to="/dashboard">← My items</Link>
+        <Link to="/dashboard">← My items</Link> ·{' '}
+        <Link to={`/dashboard/plugin/${data.id}/custom-pages`}>Custom pages</Link>
       </p>
       <h1>
         Manage {data.info.name}{' '}
@@ -518,6 +520,7 @@ function Manage({ pluginId }: { pluginId: number }) {
           : null}
         {versions.status === 'rejected' ? <p className="site-error">{errorText(versions.error)}</p> : null}
       </Block>
+      <PluginVerification pluginId={data.id} />
     </div>
   );
 }

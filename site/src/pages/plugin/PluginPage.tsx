@@ -22,16 +22,26 @@ import { OverviewTab } from './OverviewTab';
 import { PricingTab } from './PricingTab';
 import { ReviewsTab } from './ReviewsTab';
 import { SalesTab } from './SalesTab';
+import { usePublishedPages } from './custom-pages/use-custom-pages';
 import { useManagement } from './use-management';
 import { VersionsTab } from './VersionsTab';
 
 // The vendor's insight tabs carry charts and tables no visitor needs: their code loads when they open.
 const AnalyticsTab = lazy(() => import('./analytics/AnalyticsTab'));
 const ExceptionAnalyzerTab = lazy(() => import('./exceptions/ExceptionAnalyzerTab'));
+const CustomPagesTab = lazy(() => import('./custom-pages/CustomPagesTab'));
 
 /** The tabs that exist (spec §2 lists more; those whose features are not built are not shown at all). */
 type TabKey =
-  '' | 'versions' | 'reviews' | 'pricing' | 'sales' | 'analytics' | 'monetization' | 'exception-analyzer';
+  | ''
+  | 'versions'
+  | 'reviews'
+  | 'pricing'
+  | 'custom-pages'
+  | 'sales'
+  | 'analytics'
+  | 'monetization'
+  | 'exception-analyzer';
 
 /** The tabs only the item's people and administrators see (see useManagement for how the page knows). */
 const MANAGER_TABS: readonly { key: TabKey; label: string }[] = [
@@ -41,18 +51,19 @@ const MANAGER_TABS: readonly { key: TabKey; label: string }[] = [
   { key: 'exception-analyzer', label: 'Exception analyzer' },
 ];
 
-function tabsOf(plugin: Plugin, manages: boolean): { key: TabKey; label: string }[] {
+function tabsOf(plugin: Plugin, manages: boolean, hasPages = false): { key: TabKey; label: string }[] {
   return [
     { key: '', label: 'Overview' },
     { key: 'versions', label: 'Versions' },
     { key: 'reviews', label: 'Reviews' },
     ...(plugin.info.pricingModel === 'FREE' ? [] : [{ key: 'pricing' as const, label: 'Pricing' }]),
+    ...(hasPages ? [{ key: 'custom-pages' as const, label: 'Custom pages' }] : []),
     ...(manages ? MANAGER_TABS : []),
   ];
 }
 
 export default function PluginPage() {
-  const { item = '', tab = '' } = useParams();
+  const { item = '', page, tab = page === undefined ? '' : 'custom-pages' } = useParams();
   const pluginId = parseProductPageId(item);
   // Only the first load of this page may use the answer the router asked for; reloads (after a review) ask afresh.
   const firstLoad = useRef(true);
@@ -66,6 +77,7 @@ export default function PluginPage() {
     [pluginId],
   );
   const management = useManagement(pluginId);
+  const customPages = usePublishedPages(pluginId);
   usePageTitle(plugin.status === 'resolved' ? plugin.data.info.name : undefined);
 
   if (pluginId === undefined || (plugin.status === 'rejected' && isNotFound(plugin.error)))
@@ -80,10 +92,11 @@ export default function PluginPage() {
   }
   if (plugin.status === 'pending') return <PageLoading />;
   const data = plugin.data;
-  const tabs = tabsOf(data, management.status === 'yes');
+  const tabs = tabsOf(data, management.status === 'yes', customPages !== 'pending' && customPages.length > 0);
   const current = tabs.find((candidate) => candidate.key === tab);
   const managerTab = MANAGER_TABS.some(({ key }) => key === tab);
   if (!current && managerTab && management.status === 'pending') return <PageLoading />;
+  if (!current && tab === 'custom-pages' && customPages === 'pending') return <PageLoading />;
   // A guest who follows a link to the sales tab is asked to sign in (RequireSignIn's prompt) rather than told 404.
   if (!current && managerTab && management.status === 'guest')
     return <RequireSignIn>{() => null}</RequireSignIn>;
@@ -142,6 +155,11 @@ export default function PluginPage() {
         {current.key === 'sales' ? <SalesTab plugin={data} /> : null}
         {current.key === 'monetization' && management.status === 'yes' ? (
           <MonetizationTab plugin={data} monetization={management.monetization} />
+        ) : null}
+        {current.key === 'custom-pages' && customPages !== 'pending' ? (
+          <Suspense fallback={<PageLoading />}>
+            <CustomPagesTab plugin={data} pages={customPages} />
+          </Suspense>
         ) : null}
         {current.key === 'analytics' || current.key === 'exception-analyzer' ? (
           <Suspense fallback={<PageLoading />}>

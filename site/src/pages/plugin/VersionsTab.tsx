@@ -5,6 +5,7 @@ import { SafeHtml } from '../../components/SafeHtml';
 import { api } from '../../lib/api';
 import { errorText } from '../../lib/errors';
 import { useLoad } from '../../lib/use-load';
+import { VerificationForManagers } from '../verification/VerificationPanel';
 
 function channelLabel(channel: string): string {
   return channel === '' ? 'Stable' : channel;
@@ -105,6 +106,7 @@ export function VersionsTab({ plugin }: { plugin: Plugin }) {
           </button>
         </nav>
       ) : null}
+      <VerificationForManagers pluginId={plugin.id} />
     </section>
   );
 }

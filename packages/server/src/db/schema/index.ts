@@ -4,3 +4,5 @@ export * from './publishing';
 export * from './commerce';
 export * from './insight';
 export * from './insight-exceptions';
+export * from './pages';
+export * from './verification';

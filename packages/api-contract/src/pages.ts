@@ -1,0 +1,154 @@
+/**
+ * Custom pages and webhelp (the pages domain, spec §3 "Custom page"): the item's people write pages in
+ * Markdown under `/api/plugins/{id}/custom-pages`, nest and order them, add images, upload a webhelp zip,
+ * and publish; visitors read the published ones under `/api/plugins/{id}/custom-pages/published`, and a
+ * webhelp is served under its own prefix `/webhelp/{pluginId}/{url}/`. Instants are milliseconds since 1970.
+ */
+import { CUSTOM_PAGE_LIMITS, CUSTOM_PAGE_STATUSES, CUSTOM_PAGE_TYPES } from '@marketplace/core';
+import { Type, type Static } from 'typebox';
+import { Nullable, Timestamp } from './common';
+
+const DatabaseId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+
+export const CustomPageStatusSchema = Type.Enum([...CUSTOM_PAGE_STATUSES], {
+  description: 'DRAFT (only its people see it), PUBLISH (a published page), WEBHELP (a published webhelp)',
+});
+export const CustomPageTypeSchema = Type.Enum([...CUSTOM_PAGE_TYPES], {
+  description: 'custom-page (Markdown) or webhelp (an uploaded documentation site)',
+});
+
+const PageUrl = Type.String({
+  minLength: 1,
+  maxLength: CUSTOM_PAGE_LIMITS.maxUrlChars,
+  description: 'The page’s URL segment: lower-case letters, digits and single hyphens (core pageUrlProblem)',
+});
+const PageName = Type.String({ minLength: 1, maxLength: CUSTOM_PAGE_LIMITS.maxNameChars });
+const Markdown = Type.String({ maxLength: CUSTOM_PAGE_LIMITS.maxMarkdownChars });
+
+/** /api/plugins/{id}/custom-pages/{pageId}. */
+export const CustomPageParams = Type.Object({ id: DatabaseId, pageId: DatabaseId });
+export type CustomPageParams = Static<typeof CustomPageParams>;
+
+/** /api/plugins/{id}/custom-pages/{pageId}/images/{imageId}. */
+export const CustomPageImageParams = Type.Object({ id: DatabaseId, pageId: DatabaseId, imageId: DatabaseId });
+export type CustomPageImageParams = Static<typeof CustomPageImageParams>;
+
+/** /api/plugins/{id}/custom-pages/published/{url}. */
+export const PublishedPageParams = Type.Object({ id: DatabaseId, url: Type.String({ maxLength: 200 }) });
+export type PublishedPageParams = Static<typeof PublishedPageParams>;
+
+export const TocEntrySchema = Type.Object({
+  level: Type.Integer({ minimum: 1, maximum: 6 }),
+  text: Type.String(),
+  anchor: Type.String({ description: 'The id of the heading in `content`' }),
+});
+export type TocEntryBody = Static<typeof TocEntrySchema>;
+
+/** A page in a list: no content. */
+export const CustomPageSummarySchema = Type.Object({
+  id: DatabaseId,
+  pluginId: DatabaseId,
+  url: Type.String(),
+  name: Type.String(),
+  type: CustomPageTypeSchema,
+  status: CustomPageStatusSchema,
+  parentId: Nullable(DatabaseId),
+  position: Type.Integer({ minimum: 0 }),
+  generateToc: Type.Boolean(),
+  updatedAt: Timestamp,
+  publishedAt: Nullable(Timestamp),
+  /** Webhelp pages with an uploaded zip: where the site is served (absolute when WEBHELP_ORIGIN is set). */
+  webhelpUrl: Nullable(Type.String()),
+});
+export type CustomPageSummary = Static<typeof CustomPageSummarySchema>;
+
+/** A page as its people edit it. */
+export const CustomPageSchema = Type.Object({
+  ...CustomPageSummarySchema.properties,
+  originalContent: Type.String({ description: 'The Markdown as written' }),
+  content: Type.String({ description: 'The sanitised HTML rendered from it, headings with ids' }),
+  images: Type.Array(Type.String(), { description: 'URLs of the images uploaded into the page' }),
+  toc: Type.Array(TocEntrySchema, { description: 'The table of contents (empty unless generateToc)' }),
+  webhelpFiles: Type.Integer({ minimum: 0, description: 'Files of the uploaded webhelp (0: none)' }),
+});
+export type CustomPageBody = Static<typeof CustomPageSchema>;
+
+export const CustomPageListSchema = Type.Array(CustomPageSummarySchema);
+
+export const CreateCustomPageBody = Type.Object({
+  name: PageName,
+  url: Type.Optional(PageUrl),
+  type: Type.Optional(CustomPageTypeSchema),
+  originalContent: Type.Optional(Markdown),
+  generateToc: Type.Optional(Type.Boolean()),
+  parentId: Type.Optional(Nullable(DatabaseId)),
+});
+export type CreateCustomPageBody = Static<typeof CreateCustomPageBody>;
+
+export const UpdateCustomPageBody = Type.Object({
+  name: Type.Optional(PageName),
+  url: Type.Optional(PageUrl),
+  originalContent: Type.Optional(Markdown),
+  generateToc: Type.Optional(Type.Boolean()),
+  parentId: Type.Optional(Nullable(DatabaseId)),
+});
+export type UpdateCustomPageBody = Static<typeof UpdateCustomPageBody>;
+
+/** PUT /api/plugins/{id}/custom-pages/order: every page of the item once, in reading order, with its parent. */
+export const ArrangeCustomPagesBody = Type.Object({
+  pages: Type.Array(Type.Object({ id: DatabaseId, parentId: Nullable(DatabaseId) }), {
+    maxItems: CUSTOM_PAGE_LIMITS.maxPagesPerItem,
+  }),
+});
+export type ArrangeCustomPagesBody = Static<typeof ArrangeCustomPagesBody>;
+
+/** POST /api/plugins/{id}/custom-pages/preview: the live preview, rendered as the published page will be. */
+export const PreviewCustomPageBody = Type.Object({
+  markdown: Markdown,
+  generateToc: Type.Optional(Type.Boolean()),
+});
+export type PreviewCustomPageBody = Static<typeof PreviewCustomPageBody>;
+
+export const RenderedPageSchema = Type.Object({
+  content: Type.String({ description: 'Sanitised HTML' }),
+  toc: Type.Array(TocEntrySchema),
+});
+export type RenderedPageBody = Static<typeof RenderedPageSchema>;
+
+/** An image uploaded into a page. */
+export const CustomPageImageSchema = Type.Object({
+  id: DatabaseId,
+  url: Type.String(),
+  name: Type.String(),
+  contentType: Type.String(),
+  size: Type.Integer({ minimum: 0 }),
+});
+export type CustomPageImageBody = Static<typeof CustomPageImageSchema>;
+
+/** A published page as visitors read it. */
+export const PublishedPageSchema = Type.Object({
+  id: DatabaseId,
+  url: Type.String(),
+  name: Type.String(),
+  type: CustomPageTypeSchema,
+  parentId: Nullable(DatabaseId),
+  content: Type.String({ description: 'Sanitised HTML (empty for a webhelp)' }),
+  toc: Type.Array(TocEntrySchema),
+  webhelpUrl: Nullable(Type.String()),
+  updatedAt: Timestamp,
+});
+export type PublishedPageBody = Static<typeof PublishedPageSchema>;
+
+/** GET /api/plugins/{id}/custom-pages/published: the published pages, without content, in reading order. */
+export const PublishedPageListSchema = Type.Array(
+  Type.Object({
+    id: DatabaseId,
+    url: Type.String(),
+    name: Type.String(),
+    type: CustomPageTypeSchema,
+    parentId: Nullable(DatabaseId),
+    position: Type.Integer({ minimum: 0 }),
+    webhelpUrl: Nullable(Type.String()),
+  }),
+);
+export type PublishedPageListBody = Static<typeof PublishedPageListSchema>;

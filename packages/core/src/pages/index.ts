@@ -1,0 +1,4 @@
+export * from './limits';
+export * from './page-url';
+export * from './tree';
+export * from './toc';

@@ -1,0 +1,3 @@
+export * from './platform-releases';
+export * from './class-file';
+export * from './problems';
