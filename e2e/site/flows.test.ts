@@ -1,3 +1,4 @@
+import { formatDisplayDate, hasThemeTag, shouldShowUpdateDate } from '@marketplace/core';
 import { startIdeSimulator } from '@marketplace/ide-simulator';
 import type { IdeSimulator } from '@marketplace/ide-simulator';
 import type { Browser, Page } from 'playwright-core';
@@ -11,6 +12,31 @@ import type { SiteServer } from './support/site-server';
 import { getJson, signIn } from './support/site-pages';
 
 const POLL = { timeout: 30_000, interval: 200 };
+
+/** The caption of the 30-day download chart every card shows (ui's DownloadsChart). */
+const CHART_CAPTION = /^[\d,]+ downloads in the last 30 days$/;
+
+/** The caption the chart of these points shows (en-US grouping, as the site formats numbers). */
+function chartCaption(points: readonly { value: number }[]): string {
+  const total = points.reduce((sum, point) => sum + point.value, 0);
+  return `${total.toLocaleString('en-US')} downloads in the last 30 days`;
+}
+
+/** Every card of the list named `label` shows a 30-bar chart with its caption; answers the captions. */
+async function chartsOfEveryCard(page: Page, label: string): Promise<string[]> {
+  const list = page.getByRole('list', { name: label, exact: true });
+  await list.locator('.mp-card .mp-chart__caption').first().waitFor(POLL);
+  const cards = await list.locator(':scope > li > .mp-card').count();
+  expect(cards, label).toBeGreaterThan(0);
+  const captions = await list.locator('.mp-card .mp-chart__caption').allInnerTexts();
+  expect(captions, label).toHaveLength(cards);
+  for (const caption of captions) expect(caption, label).toMatch(CHART_CAPTION);
+  const bars = await list
+    .locator('.mp-card .mp-chart__bars')
+    .evaluateAll((charts) => charts.map((chart) => chart.querySelectorAll('.mp-chart__bar').length));
+  expect(bars, label).toEqual(Array.from({ length: cards }, () => 30));
+  return captions;
+}
 
 /** The mean rating the item page shows in its reviews summary ("4.2 out of 5"). */
 async function shownMeanRating(page: Page): Promise<string> {
@@ -177,6 +203,64 @@ describe('the marketplace site in Chromium', () => {
     } finally {
       await developer.context.close();
       await admin.context.close();
+    }
+  });
+
+  it('shows the 30-day download chart on every card: home, search, themes, the dashboard and the embed card', async () => {
+    const visitor = await openPage(browser);
+    const developer = await openPage(browser);
+    try {
+      const { page } = visitor;
+      await page.goto(`${server.origin}/`);
+      for (const label of ['Most downloaded', 'Recently updated', 'Top rated']) {
+        await chartsOfEveryCard(page, label);
+      }
+      // The first card's chart is the one the list answer carries.
+      const mostDownloaded = await getJson<{ plugins: { downloadStatistics: { value: number }[] }[] }>(
+        server.origin,
+        '/api/searchPlugins?orderBy=downloads&max=6',
+      );
+      const homeCaptions = await chartsOfEveryCard(page, 'Most downloaded');
+      expect(homeCaptions[0]).toBe(chartCaption(mostDownloaded.plugins[0]!.downloadStatistics));
+
+      await page.goto(`${server.origin}/search?search=${encodeURIComponent(items.plugin.name)}`);
+      await chartsOfEveryCard(page, 'Search results');
+      await page.goto(`${server.origin}/search?tags=Theme`);
+      await page.locator('.site-grid .mp-card--theme').first().waitFor(POLL);
+      await chartsOfEveryCard(page, 'Search results');
+      expect(await page.locator('.site-grid .mp-card--theme .mp-chart__caption').count()).toBeGreaterThan(0);
+
+      // The embed card is made from the item record, which carries the chart and the update date.
+      const record = await getJson<{
+        info: { updateDate: number };
+        tags: { id: number }[];
+        downloadStatistics: { value: number }[];
+      }>(server.origin, `/api/plugins/${items.plugin.id}`);
+      await page.goto(`${server.origin}/embeddable/card/${items.plugin.id}`);
+      const embedded = page.locator('.embed-content .mp-card');
+      await embedded.locator('.mp-chart__caption').waitFor(POLL);
+      expect(await embedded.locator('.mp-chart__caption').innerText()).toBe(
+        chartCaption(record.downloadStatistics),
+      );
+      expect(await embedded.locator('.mp-chart__bar').count()).toBe(30);
+      // Spec §5: the update date shows once the item is more than a day old.
+      const meta = await embedded.locator('.mp-card__meta').innerText();
+      const isTheme = hasThemeTag(record.tags);
+      const showsDate = shouldShowUpdateDate({ updatedAt: record.info.updateDate, now: Date.now(), isTheme });
+      expect(meta.includes('Updated')).toBe(showsDate);
+      if (showsDate) expect(meta).toContain(`Updated ${formatDisplayDate(record.info.updateDate)}`);
+
+      await developer.page.goto(`${server.origin}/dashboard`);
+      await signIn(developer.page, 'developer', server.passwords.developer);
+      await chartsOfEveryCard(developer.page, 'My items');
+      const manage = developer.page.getByRole('link', { name: /^Manage / }).first();
+      await manage.click();
+      await developer.page.waitForURL(/\/dashboard\/plugin\/\d+/);
+      expect(visitor.errors).toEqual([]);
+      expect(developer.errors).toEqual([]);
+    } finally {
+      await visitor.context.close();
+      await developer.context.close();
     }
   });
 

@@ -243,7 +243,11 @@ describe('the site against hostile content, framing and accessibility', () => {
       }
       await page.goto(`${server.origin}/dashboard`);
       await signIn(page, 'developer', server.passwords.developer);
-      await page.getByRole('table').waitFor(POLL);
+      await page
+        .getByRole('list', { name: 'My items', exact: true })
+        .locator('.mp-card .mp-chart__caption')
+        .first()
+        .waitFor(POLL);
       expect(await seriousViolations(page), '/dashboard').toEqual([]);
       await page.goto(`${server.origin}/dashboard/new`);
       await page.getByLabel('License URL').waitFor(POLL);

@@ -69,6 +69,7 @@ describe('the script-tag example page', () => {
     const served = (await (await fetch(`${marketplace.origin}/api/plugins/${items.plugin.id}`)).json()) as {
       info: { name: string; link: string; downloads: number; icon: string };
       vendor: { name: string };
+      downloadStatistics: { name: string; value: number }[];
     };
     const { page, errors } = await openExample();
     const card = page.locator('mp-plugin-card[data-item="plugin"]');
@@ -86,6 +87,15 @@ describe('the script-tag example page', () => {
         timeout: 10_000,
       })
       .toBeGreaterThan(0);
+    // The 30-day download chart comes with the item record: 30 bars and the total in words.
+    const caption = card.locator('.mp-chart__caption');
+    await caption.waitFor();
+    const total = served.downloadStatistics.reduce((sum, point) => sum + point.value, 0);
+    expect(served.downloadStatistics).toHaveLength(30);
+    expect(await caption.textContent()).toBe(
+      `${total.toLocaleString('en-US')} downloads in the last 30 days`,
+    );
+    expect(await card.locator('.mp-chart__bar').count()).toBe(30);
     // The vendor's documented call renders the same card.
     const vendorCardName = page.locator('#vendor-card mp-plugin-card .mp-card__name');
     await vendorCardName.waitFor();

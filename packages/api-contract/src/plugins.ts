@@ -1,6 +1,7 @@
 import { IDE_PRODUCT_KEYS } from '@marketplace/core';
 import { Type, type Static } from 'typebox';
 import { FamilySchema, Nullable, PricingModelSchema, Timestamp } from './common';
+import { DownloadStatisticPointSchema } from './statistics';
 
 export const TagSchema = Type.Object({
   id: Type.Integer(),
@@ -53,6 +54,10 @@ export const PluginInfoSchema = Type.Object({
   isMonetizationAvailable: Type.Boolean(),
   isBlocked: Type.Boolean(),
   isModificationAllowed: Type.Boolean(),
+  updateDate: Type.Number({
+    description:
+      'When the item was last updated (its newest published version), ms since 1970: the update date of its card',
+  }),
 });
 
 const StarVotes = Type.Object(
@@ -88,6 +93,16 @@ export const DeveloperSchema = Type.Object({
 });
 export type DeveloperBody = Static<typeof DeveloperSchema>;
 
+/**
+ * The downloads of the card's chart (spec §2, §9): one point per UTC day for the last 30 days, ending today,
+ * oldest first; a day without downloads is 0.
+ */
+export const RecentDownloadsSchema = Type.Array(DownloadStatisticPointSchema, {
+  maxItems: 30,
+  description:
+    'Downloads per day (UTC) over the last 30 days, oldest first, ending today; days without downloads are 0',
+});
+
 /** The short form of an item used by lists, search results and cards (core's PluginCard). */
 export const PluginSummarySchema = Type.Object({
   id: Type.Integer(),
@@ -105,6 +120,7 @@ export const PluginSummarySchema = Type.Object({
   isTheme: Type.Boolean(),
   cdate: Timestamp,
   updateDate: Timestamp,
+  downloadStatistics: RecentDownloadsSchema,
 });
 export type PluginSummaryBody = Static<typeof PluginSummarySchema>;
 
@@ -147,6 +163,7 @@ export const PluginSchema = Type.Object({
   customTabs: Type.Array(CustomTabSchema),
   themes: Type.Array(ThemeSchema),
   compatibleProducts: Type.Array(Type.Enum([...IDE_PRODUCT_KEYS])),
+  downloadStatistics: RecentDownloadsSchema,
 });
 export type PluginBody = Static<typeof PluginSchema>;
 

@@ -47,6 +47,11 @@ export interface PluginInfo {
   isMonetizationAvailable: boolean;
   isBlocked: boolean;
   isModificationAllowed: boolean;
+  /**
+   * When the item was last updated (its newest published version), ms since the epoch; what the card's
+   * update date shows. Absent from answers of marketplaces that do not send it.
+   */
+  updateDate?: number;
 }
 
 export interface Screenshot {
@@ -152,6 +157,8 @@ export interface Plugin {
   customTabs: DocumentationTab[];
   themes: PluginTheme[];
   status: AsyncStatus;
+  /** The last 30 days of downloads, oldest first (the card's chart); absent when not sent. */
+  downloadStatistics?: DownloadStatistics;
 }
 
 /** How a plugin is addressed: by number, by plugin.xml id, within its family. */

@@ -10,6 +10,7 @@ import {
   shouldShowDownloads,
   shouldShowUpdateDate,
   statisticsBarHeights,
+  statisticsDays,
   truncateErrorMessage,
 } from './format';
 
@@ -193,6 +194,26 @@ describe('download chart bars', () => {
 
   it('count negative or non-numeric values as no downloads', () => {
     expect(statisticsBarHeights([-5, Number.NaN, 20, Number.POSITIVE_INFINITY])).toEqual([0, 0, 100, 0]);
+  });
+});
+
+describe('download chart days', () => {
+  it('are the 30 UTC days ending with today, oldest first', () => {
+    const days = statisticsDays(Date.parse('2026-03-05T23:59:59Z'));
+    expect(days).toHaveLength(30);
+    expect(days[0]).toBe('2026-02-04');
+    expect(days.at(-1)).toBe('2026-03-05');
+    expect(new Set(days).size).toBe(30);
+  });
+
+  it('move on at midnight UTC, whatever the local time zone', () => {
+    expect(statisticsDays(new Date('2026-03-06T00:00:00Z')).at(-1)).toBe('2026-03-06');
+    expect(statisticsDays(new Date('2026-03-06T00:00:00Z'))[0]).toBe('2026-02-05');
+  });
+
+  it('are none for an invalid date', () => {
+    expect(statisticsDays(Number.NaN)).toEqual([]);
+    expect(statisticsDays(new Date('not a date'))).toEqual([]);
   });
 });
 

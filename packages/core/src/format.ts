@@ -176,6 +176,20 @@ export function statisticsBarHeights(values: readonly number[]): number[] {
   );
 }
 
+/**
+ * The days of the download chart (spec §9): the last STATISTICS_MAX_DAYS calendar days in UTC, ending with
+ * the day of `today` itself, oldest first, as yyyy-MM-dd. Computed when asked, so a list kept across
+ * midnight still ends on the new day. An invalid date gives no days.
+ */
+export function statisticsDays(today: Date | number): string[] {
+  const time = today instanceof Date ? today.getTime() : today;
+  if (!Number.isFinite(time)) return [];
+  const midnight = Math.floor(time / DAY_MS) * DAY_MS;
+  return Array.from({ length: STATISTICS_MAX_DAYS }, (_, index) =>
+    formatStatisticsDate(midnight - (STATISTICS_MAX_DAYS - 1 - index) * DAY_MS),
+  );
+}
+
 /** An item is a theme when it carries the theme tag (id 164). */
 export function hasThemeTag(tags: readonly { id: number }[] | null | undefined): boolean {
   return tags?.some((tag) => tag.id === THEME_TAG_ID) ?? false;

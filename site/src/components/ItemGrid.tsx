@@ -1,17 +1,24 @@
 import type { PluginSummary } from '@marketplace/api-client';
 import { PluginCard, PluginCardSkeleton, ThemeCard, ThemeCardSkeleton } from '@marketplace/ui';
+import type { ReactNode } from 'react';
 
-/** Plugin and theme cards in a grid; while loading, the same number of skeletons keeps the layout still. */
+/**
+ * Plugin and theme cards in a grid, each with the item's 30-day download chart (every list answer carries
+ * it); while loading, the same number of skeletons keeps the layout still. `actions` adds links under each
+ * card (outside it: the whole card is the item's link).
+ */
 export function ItemGrid({
   items,
   loading = false,
   skeletons = 6,
   label,
+  actions,
 }: {
   items: readonly PluginSummary[] | undefined;
   loading?: boolean;
   skeletons?: number;
   label: string;
+  actions?: (item: PluginSummary) => ReactNode;
 }) {
   if (!items) {
     return (
@@ -26,8 +33,9 @@ export function ItemGrid({
   return (
     <ul className={`site-grid${loading ? ' is-loading' : ''}`} aria-label={label} aria-busy={loading}>
       {items.map((item) => (
-        <li key={item.id}>
+        <li key={item.id} className={actions ? 'site-grid__item--actions' : undefined}>
           {item.isTheme ? <ThemeCard item={item} now={now} /> : <PluginCard item={item} now={now} />}
+          {actions ? <div className="site-grid__actions">{actions(item)}</div> : null}
         </li>
       ))}
     </ul>

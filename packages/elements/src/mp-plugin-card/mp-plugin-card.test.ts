@@ -43,6 +43,44 @@ describe('<mp-plugin-card>', () => {
     expect(announced[0]?.item.info).not.toHaveProperty('pricingModel');
   });
 
+  it('draws the 30-day chart and the update date from the item record, with no other request', async () => {
+    const fetchSpy = vi.fn(marketplaceFetch(API, [pluginFixture({ id: 7 })]));
+    vi.stubGlobal('fetch', fetchSpy);
+    const card = renderCard({ 'plugin-id': '7', 'api-base': API });
+    await vi.waitFor(() =>
+      expect(card.shadowRoot?.querySelector('.mp-chart__caption')?.textContent).toBe(
+        '3 downloads in the last 30 days',
+      ),
+    );
+    expect(card.shadowRoot?.querySelectorAll('.mp-chart__bar')).toHaveLength(30);
+    expect(card.shadowRoot?.querySelector('.mp-card__meta')?.textContent).toContain('Updated 01.06.2025');
+    expect(fetchSpy.mock.calls.map(([url]) => String(url))).toEqual([`${API}/api/plugins/7`]);
+  });
+
+  it('draws a theme as a theme card with its chart', async () => {
+    const theme = pluginFixture({ id: 9, name: 'Dracula' });
+    theme.tags = [
+      {
+        id: 164,
+        name: 'Theme',
+        link: '/search?tags=Theme',
+        privileged: false,
+        searchable: true,
+        families: [],
+      },
+    ];
+    theme.screenshots = [{ url: '/api/plugins/9/screenshots/1' }];
+    vi.stubGlobal('fetch', marketplaceFetch(API, [theme]));
+    const card = renderCard({ 'plugin-id': '9', 'api-base': API });
+    await vi.waitFor(() => expect(card.shadowRoot?.querySelector('.mp-card--theme')).not.toBeNull());
+    expect(card.shadowRoot?.querySelector('.mp-card__image')?.getAttribute('src')).toBe(
+      `${API}/api/plugins/9/screenshots/1`,
+    );
+    expect(card.shadowRoot?.querySelector('.mp-chart__caption')?.textContent).toBe(
+      '3 downloads in the last 30 days',
+    );
+  });
+
   it('renders nothing and says why in the console when the item does not exist', async () => {
     vi.stubGlobal('fetch', marketplaceFetch(API, []));
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);

@@ -1,12 +1,10 @@
 import {
   cardItemFromPlugin,
-  DownloadsChart,
   isThemePlugin,
   PLUGIN_CARD_STYLES,
   PluginCard,
   PluginCardSkeleton,
   ThemeCard,
-  useDailyDownloads,
 } from '@marketplace/ui';
 import { LoadedItem } from '../shared/loaded-item';
 import type { WidgetViewProps } from '../shared/widget-element';
@@ -17,12 +15,6 @@ export const PLUGIN_CARD_TAG = 'mp-plugin-card';
 export interface PluginCardAttributes {
   pluginId?: string;
   apiBase?: string;
-}
-
-function DownloadsOfLastDays({ apiBase, pluginId }: { apiBase: string; pluginId: number }) {
-  const downloads = useDailyDownloads(apiBase, pluginId);
-  if (downloads.status === 'resolved') return <DownloadsChart status="resolved" points={downloads.data} />;
-  return <DownloadsChart status={downloads.status} />;
 }
 
 function PluginCardView({ pluginId, apiBase, host, emit }: PluginCardAttributes & WidgetViewProps) {
@@ -36,6 +28,7 @@ function PluginCardView({ pluginId, apiBase, host, emit }: PluginCardAttributes 
       pending={<PluginCardSkeleton />}
     >
       {(plugin, context) => {
+        // The item record carries the update date and the 30-day chart: one request draws the whole card.
         const item = cardItemFromPlugin(plugin);
         // The API gives the icon and screenshots as paths on the marketplace; the card is on another site.
         if (isThemePlugin(plugin)) {
@@ -49,15 +42,7 @@ function PluginCardView({ pluginId, apiBase, host, emit }: PluginCardAttributes 
             />
           );
         }
-        return (
-          <PluginCard
-            item={item}
-            baseUrl={context.apiBase}
-            assetBase={context.apiBase}
-            newWindow
-            chart={<DownloadsOfLastDays {...context} />}
-          />
-        );
+        return <PluginCard item={item} baseUrl={context.apiBase} assetBase={context.apiBase} newWindow />;
       }}
     </LoadedItem>
   );

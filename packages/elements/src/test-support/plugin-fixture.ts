@@ -2,6 +2,12 @@ import type { PluginBody } from '@marketplace/api-contract';
 
 /* The API's answer (api-contract's shape); the components read it as core's Plugin. */
 
+/** 30 days of downloads ending on 2026-11-20, 3 on the last day and none before. */
+export const FIXTURE_DOWNLOADS = Array.from({ length: 30 }, (_, index) => ({
+  name: new Date(Date.UTC(2026, 10, 20) - (29 - index) * 86_400_000).toISOString().slice(0, 10),
+  value: index === 29 ? 3 : 0,
+}));
+
 /** An item as GET /api/plugins/{id} answers it, for element tests. */
 export function pluginFixture(
   overrides: { id?: number; name?: string; programmingLanguage?: string | null } = {},
@@ -34,6 +40,7 @@ export function pluginFixture(
       isMonetizationAvailable: false,
       isBlocked: false,
       isModificationAllowed: true,
+      updateDate: Date.UTC(2025, 5, 1),
     },
     screenshots: [],
     tags: [],
@@ -57,6 +64,7 @@ export function pluginFixture(
     customTabs: [],
     themes: [],
     compatibleProducts: [],
+    downloadStatistics: FIXTURE_DOWNLOADS,
   };
   return body;
 }
@@ -72,9 +80,6 @@ export function marketplaceFetch(apiBase: string, items: PluginBody[]): typeof f
     if (item) {
       const found = items.find((plugin) => plugin.id === Number(item[1]));
       return found ? json(found) : json({ message: 'Plugin not found' }, 404);
-    }
-    if (url.pathname === '/api/statistic/downloads-count/day') {
-      return json({ data: [{ name: '2026-11-20', value: 3 }] });
     }
     return json({ message: 'Not found' }, 404);
   };

@@ -6,7 +6,7 @@ import {
   type ProductFamily,
   type SortOrder,
 } from '@marketplace/core';
-import type { PluginSummaryBody } from '@marketplace/api-contract';
+import type { StoredPluginSummary } from './plugin-summary';
 import { SlotSet } from './slot-set';
 import {
   FIELD_WEIGHTS,
@@ -22,7 +22,8 @@ import type { Viewer } from './sql';
 /** One plugin as the index holds it: what an answer shows, what filters and orders read, its text. */
 export interface IndexedPlugin {
   id: number;
-  summary: PluginSummaryBody;
+  /** What an answer shows, but the chart's downloads (they depend on the day; the route attaches them). */
+  summary: StoredPluginSummary;
   /** The name in lower case, for the name order. */
   nameKey: string;
   /** How many words the name has (a search that matches all of them finds the name itself). */
@@ -66,7 +67,7 @@ export interface SearchRequest extends SearchFilters {
 }
 
 export interface SearchResult {
-  plugins: PluginSummaryBody[];
+  plugins: StoredPluginSummary[];
   total: number;
 }
 

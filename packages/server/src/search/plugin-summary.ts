@@ -3,11 +3,17 @@ import type { PluginSummaryBody } from '@marketplace/api-contract';
 import { sql } from 'drizzle-orm';
 import { epochMs } from './sql';
 
+/**
+ * The update date of the plugin aliased `p` (ms since 1970): when its newest visible version came (kept in
+ * `last_updated_at` by a trigger). Cards show it, whether made from a list or from the item record.
+ */
+export const PLUGIN_UPDATE_DATE = epochMs(sql`p.last_updated_at`);
+
 /** The columns of a plugin summary, for a query over `plugins p LEFT JOIN vendors v ON v.id = p.vendor_id`. */
 export const PLUGIN_SUMMARY_COLUMNS = sql`p.id, p.xml_id, p.name, p.family, p.preview, p.description,
   p.icon_hash, p.downloads::float8 AS downloads, p.rating_mean, p.pricing_model, v.name AS vendor_name,
   v.url AS vendor_url, ${epochMs(sql`coalesce(p.published_at, p.created_at)`)} AS cdate,
-  ${epochMs(sql`p.last_updated_at`)} AS update_date,
+  ${PLUGIN_UPDATE_DATE} AS update_date,
   coalesce((SELECT array_agg(t.name ORDER BY t.name) FROM plugin_tags pt JOIN tags t ON t.id = pt.tag_id
     WHERE pt.plugin_id = p.id), '{}') AS tag_names,
   EXISTS (SELECT 1 FROM plugin_tags pt WHERE pt.plugin_id = p.id AND pt.tag_id = ${THEME_TAG_ID}) AS is_theme`;
@@ -56,7 +62,13 @@ export function tagSearchPath(name: string): string {
   return `/search?tags=${encodeURIComponent(name)}`;
 }
 
-export function toPluginSummary(row: PluginSummaryRow): PluginSummaryBody {
+/**
+ * A summary as kept (in the search index too): everything but the chart's downloads, which depend on the day
+ * the answer is made and are attached then, per page (recent-downloads.ts).
+ */
+export type StoredPluginSummary = Omit<PluginSummaryBody, 'downloadStatistics'>;
+
+export function toPluginSummary(row: PluginSummaryRow): StoredPluginSummary {
   return {
     id: row.id,
     xmlId: row.xml_id,

@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/react';
-import type { Plugin } from '@marketplace/core';
+import { formatDisplayDate, type Plugin } from '@marketplace/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ThemeCard, ThemeCardSkeleton } from '../theme-card/ThemeCard';
 import type { CardItem } from './card-data';
@@ -97,7 +97,39 @@ describe('card images', () => {
   });
 });
 
+/** 30 days of downloads ending on the day of `now`, `value(index)` on each. */
+function lastThirtyDays(value: (index: number) => number) {
+  return Array.from({ length: 30 }, (_, index) => ({
+    name: new Date(now - (29 - index) * day).toISOString().slice(0, 10),
+    value: value(index),
+  }));
+}
+
 describe('ThemeCard', () => {
+  it('draws the 30-day download chart below the screenshot, with its total in words', () => {
+    const theme = { ...item, name: 'Dracula', isTheme: true, downloadStatistics: lastThirtyDays((i) => i) };
+    render(<ThemeCard item={theme} imageUrl="https://plugins.example.com/files/dracula.png" now={now} />);
+    const bars = screen.getAllByRole('listitem', { name: /downloads$/ });
+    expect(bars).toHaveLength(30);
+    // The busiest day (29 downloads) is the full height; a day without downloads stays empty.
+    expect(bars[29]?.style.height).toBe('100%');
+    expect(bars[0]?.className).toContain('mp-chart__bar--empty');
+    expect(bars[29]?.getAttribute('aria-label')).toBe('2026-11-21: 29 downloads');
+    expect(screen.getByText('435 downloads in the last 30 days')).toBeTruthy();
+    const card = screen.getByRole('article', { name: 'Dracula' });
+    const image = screen.getByRole('img', { name: 'Dracula screenshot' });
+    const chart = card.querySelector('.mp-chart');
+    expect(chart && image.compareDocumentPosition(chart) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('draws no chart for a theme without statistics, or the chart it is given', () => {
+    const theme = { ...item, name: 'Dracula', isTheme: true };
+    const { rerender } = render(<ThemeCard item={theme} now={now} />);
+    expect(screen.queryByRole('list', { name: 'Downloads per day' })).toBeNull();
+    rerender(<ThemeCard item={theme} now={now} chart={<p>Chart elsewhere</p>} />);
+    expect(screen.getByText('Chart elsewhere')).toBeTruthy();
+  });
+
   it('shows the theme screenshot at 382x213 and always its update date', () => {
     const theme = { ...item, name: 'Dracula', isTheme: true, updateDate: now - day / 2 };
     render(<ThemeCard item={theme} imageUrl="https://plugins.example.com/files/dracula.png" now={now} />);
@@ -192,23 +224,59 @@ describe('cards from the marketplace API', () => {
     });
   });
 
-  it('load the item and its statistics, showing a skeleton first', async () => {
+  it('take the update date and the 30-day chart from the item', () => {
+    const downloadStatistics = lastThirtyDays((index) => (index === 29 ? 5 : 0));
+    const card = cardItemFromPlugin({
+      ...pluginBody,
+      info: { ...pluginBody.info, updateDate: now - 3 * day },
+      downloadStatistics,
+    });
+    expect(card.updateDate).toBe(now - 3 * day);
+    expect(card.downloadStatistics).toEqual(downloadStatistics);
+    // A marketplace that sends neither: no date, no chart.
+    expect(cardItemFromPlugin(pluginBody).updateDate).toBeNull();
+    expect(cardItemFromPlugin(pluginBody).downloadStatistics).toBeUndefined();
+  });
+
+  it.each([
+    ['a plugin updated 3 days ago shows the date', { days: 3, theme: false, shown: true }],
+    ['a plugin updated 1 day ago hides it', { days: 1, theme: false, shown: false }],
+    ['a plugin updated an hour ago hides it', { days: 1 / 24, theme: false, shown: false }],
+    ['a theme updated an hour ago shows it', { days: 1 / 24, theme: true, shown: true }],
+  ])('apply the update-date rule: %s', (_, { days, theme, shown }) => {
+    const plugin: Plugin = {
+      ...pluginBody,
+      info: { ...pluginBody.info, updateDate: now - days * day },
+      tags: theme
+        ? [{ id: 164, name: 'Theme', link: '', privileged: false, searchable: true, families: ['intellij'] }]
+        : [],
+    };
+    const cardItem = cardItemFromPlugin(plugin);
+    render(
+      cardItem.isTheme ? <ThemeCard item={cardItem} now={now} /> : <PluginCard item={cardItem} now={now} />,
+    );
+    const text = screen.getByRole('article').textContent ?? '';
+    if (shown) expect(text).toContain(`Updated ${formatDisplayDate(now - days * day)}`);
+    else expect(text).not.toContain('Updated');
+  });
+
+  it('load the item with its chart in one request, showing a skeleton first', async () => {
     const requested: string[] = [];
+    const body: Plugin = {
+      ...pluginBody,
+      info: { ...pluginBody.info, updateDate: Date.UTC(2025, 0, 2) },
+      downloadStatistics: lastThirtyDays((index) => (index === 29 ? 5 : 0)),
+    };
     vi.stubGlobal('fetch', async (url: string) => {
       requested.push(url);
-      const body = url.includes('/api/plugins/42')
-        ? pluginBody
-        : { measure: 'downloads-count', dimension: 'day', data: [{ name: '2026-11-20', value: 5 }] };
       return new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
     });
     render(<RemotePluginCard apiBase="https://plugins.example.com" pluginId={42} />);
     expect(screen.getByRole('status', { name: 'Loading plugin' })).toBeTruthy();
-    expect(await screen.findByRole('article', { name: 'Rainbow Brackets' })).toBeTruthy();
-    expect(await screen.findByText('5 downloads in the last 1 days')).toBeTruthy();
-    expect(requested[0]).toBe('https://plugins.example.com/api/plugins/42');
-    const statistics = new URL(requested[1] ?? '');
-    expect(statistics.searchParams.get('plugin')).toBe('42');
-    expect(statistics.searchParams.get('fill')).toBe('full');
+    const card = await screen.findByRole('article', { name: 'Rainbow Brackets' });
+    expect(await screen.findByText('5 downloads in the last 30 days')).toBeTruthy();
+    expect(card.textContent).toContain('Updated 02.01.2025');
+    expect(requested).toEqual(['https://plugins.example.com/api/plugins/42']);
   });
 
   it('render nothing when the item cannot be loaded', async () => {

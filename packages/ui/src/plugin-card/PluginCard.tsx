@@ -94,6 +94,17 @@ export function CardMeta({ item, now }: { item: CardItem; now: number }) {
   );
 }
 
+/**
+ * The chart at the bottom of a card: `chart` when given, else the downloads of the last 30 days the item
+ * carries (lists and the item record send them), else nothing.
+ */
+export function CardChart({ item, chart }: { item: CardItem; chart?: ReactNode }) {
+  if (chart !== undefined) return <>{chart}</>;
+  return item.downloadStatistics ? (
+    <DownloadsChart status="resolved" points={item.downloadStatistics} />
+  ) : null;
+}
+
 /** An item in a list: icon, name, vendor, rating, description, downloads, update date, pricing and chart. */
 export function PluginCard({
   item,
@@ -125,10 +136,7 @@ export function PluginCard({
         {description || NO_DESCRIPTION}
       </p>
       <CardMeta item={item} now={now} />
-      {chart ??
-        (item.downloadStatistics ? (
-          <DownloadsChart status="resolved" points={item.downloadStatistics} />
-        ) : null)}
+      <CardChart item={item} chart={chart} />
     </article>
   );
 }

@@ -3,7 +3,7 @@ import { expect, waitFor, within } from 'storybook/test';
 import { RemotePluginCard } from './RemotePluginCard';
 
 /**
- * The card as embedded pages use it: it reads the item and its statistics from the marketplace API. In
+ * The card as embedded pages use it: it reads the item (with its 30-day chart) from the marketplace API. In
  * Storybook the "marketplace" is Storybook's own static folder (stories/public), which holds answers in
  * the API's shape at the API's paths.
  */

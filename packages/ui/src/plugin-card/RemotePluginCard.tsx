@@ -1,5 +1,4 @@
-import { useDailyDownloads, usePlugin } from '../marketplace-api/hooks';
-import { DownloadsChart } from '../downloads-chart/DownloadsChart';
+import { usePlugin } from '../marketplace-api/hooks';
 import { ThemeCard } from '../theme-card/ThemeCard';
 import { cardItemFromPlugin } from './card-data';
 import { PluginCard, PluginCardSkeleton } from './PluginCard';
@@ -11,19 +10,10 @@ export interface RemotePluginCardProps {
   newWindow?: boolean;
 }
 
-function Chart({ apiBase, pluginId }: { apiBase: string; pluginId: number }) {
-  const downloads = useDailyDownloads(apiBase, pluginId);
-  return (
-    <DownloadsChart
-      status={downloads.status}
-      points={downloads.status === 'resolved' ? downloads.data : []}
-    />
-  );
-}
-
 /**
- * A plugin or theme card that loads its item from the marketplace: a skeleton while loading, nothing when
- * the item cannot be loaded (a host page shows no broken card).
+ * A plugin or theme card that loads its item from the marketplace, with one request: the item record carries
+ * the update date and the 30-day chart. A skeleton while loading, nothing when the item cannot be loaded (a
+ * host page shows no broken card).
  */
 export function RemotePluginCard({ apiBase, pluginId, newWindow = true }: RemotePluginCardProps) {
   const plugin = usePlugin(apiBase, pluginId);
@@ -41,13 +31,5 @@ export function RemotePluginCard({ apiBase, pluginId, newWindow = true }: Remote
       />
     );
   }
-  return (
-    <PluginCard
-      item={item}
-      baseUrl={apiBase}
-      assetBase={apiBase}
-      newWindow={newWindow}
-      chart={<Chart apiBase={apiBase} pluginId={pluginId} />}
-    />
-  );
+  return <PluginCard item={item} baseUrl={apiBase} assetBase={apiBase} newWindow={newWindow} />;
 }

@@ -9,7 +9,10 @@ export function isThemePlugin(plugin: Plugin): boolean {
   return plugin.tags.some((tag) => tag.id === THEME_TAG_ID);
 }
 
-/** The card data of an item read from GET /api/plugins/{id}; its update date is not part of that answer. */
+/**
+ * The card data of an item read from GET /api/plugins/{id}: its update date and 30-day chart come with the
+ * item (a marketplace that leaves them out gives a card without them).
+ */
 export function cardItemFromPlugin(plugin: Plugin): CardItem {
   return {
     id: plugin.id,
@@ -23,7 +26,8 @@ export function cardItemFromPlugin(plugin: Plugin): CardItem {
     rating: plugin.rating.meanRating ?? 0,
     downloads: plugin.info.downloads,
     pricingModel: plugin.info.pricingModel,
-    updateDate: null,
+    updateDate: plugin.info.updateDate ?? null,
     isTheme: isThemePlugin(plugin),
+    ...(plugin.downloadStatistics ? { downloadStatistics: plugin.downloadStatistics } : {}),
   };
 }

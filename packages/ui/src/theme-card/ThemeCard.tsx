@@ -1,6 +1,7 @@
 import { NO_DESCRIPTION, THEME_CARD_IMAGE } from '@marketplace/core';
+import type { ReactNode } from 'react';
 import type { CardItem } from '../plugin-card/card-data';
-import { assetUrl, CardLink, CardMeta, itemHref } from '../plugin-card/PluginCard';
+import { assetUrl, CardChart, CardLink, CardMeta, itemHref } from '../plugin-card/PluginCard';
 import { LoadingPlaceholder } from '../loading-placeholder/LoadingPlaceholder';
 import { StarRating } from '../star-rating/StarRating';
 
@@ -13,9 +14,11 @@ export interface ThemeCardProps {
   assetBase?: string;
   newWindow?: boolean;
   now?: number;
+  /** Shown at the bottom instead of the chart of `item.downloadStatistics` (see PluginCardProps.chart). */
+  chart?: ReactNode;
 }
 
-/** A theme in a list: a large screenshot, then name, vendor, rating and numbers. */
+/** A theme in a list: a large screenshot, then name, vendor, rating, numbers and the 30-day chart. */
 export function ThemeCard({
   item,
   imageUrl,
@@ -23,6 +26,7 @@ export function ThemeCard({
   assetBase,
   newWindow = false,
   now = Date.now(),
+  chart,
 }: ThemeCardProps) {
   const description = item.preview.trim();
   return (
@@ -54,6 +58,7 @@ export function ThemeCard({
         {description || NO_DESCRIPTION}
       </p>
       <CardMeta item={item} now={now} />
+      <CardChart item={item} chart={chart} />
     </article>
   );
 }

@@ -1,8 +1,8 @@
-import { formatNumber, USER_PLUGINS_PAGE_SIZE } from '@marketplace/core';
-import { StarRating } from '@marketplace/ui';
+import { USER_PLUGINS_PAGE_SIZE } from '@marketplace/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { SignedInUser } from '../../auth/AuthProvider';
+import { ItemGrid } from '../../components/ItemGrid';
 import { RequireSignIn } from '../../components/RequireSignIn';
 import { api } from '../../lib/api';
 import { errorText } from '../../lib/errors';
@@ -39,40 +39,21 @@ function MyItems({ user }: { user: SignedInUser }) {
         </div>
       ) : null}
       {items.status === 'resolved' && items.data.data.length ? (
-        <table className="site-table">
-          <thead>
-            <tr>
-              <th scope="col">Item</th>
-              <th scope="col">Rating</th>
-              <th scope="col">Downloads</th>
-              <th scope="col">
-                <span className="mp-visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.data.data.map((item) => (
-              <tr key={item.id}>
-                <td>
-                  <Link to={item.link}>{item.name}</Link>
-                  <div className="site-muted">{item.xmlId}</div>
-                </td>
-                <td>
-                  <StarRating value={item.rating} size="xs" />
-                </td>
-                <td>{formatNumber(item.downloads)}</td>
-                <td>
-                  <Link to={`/dashboard/plugin/${item.id}`} aria-label={`Manage ${item.name}`}>
-                    Manage
-                  </Link>{' '}
-                  <Link to={`/dashboard/plugin/${item.id}/selling`} aria-label={`Selling ${item.name}`}>
-                    Selling
-                  </Link>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ItemGrid
+          label="My items"
+          items={items.data.data}
+          actions={(item) => (
+            <>
+              <Link to={`/dashboard/plugin/${item.id}`} aria-label={`Manage ${item.name}`}>
+                Manage
+              </Link>
+              <Link to={`/dashboard/plugin/${item.id}/selling`} aria-label={`Selling ${item.name}`}>
+                Selling
+              </Link>
+              <span className="site-muted">{item.xmlId}</span>
+            </>
+          )}
+        />
       ) : null}
       {items.status === 'resolved' && (page > 1 || items.data.links.next) ? (
         <nav className="site-pagination" aria-label="Pages">

@@ -14,6 +14,7 @@ import {
   InstallButton,
   OpenCourseButton,
   PluginCard,
+  ThemeCard,
   ToastProvider,
   useContentSize,
 } from '@marketplace/ui';
@@ -55,8 +56,15 @@ function EmbedContent({ type, plugin, query }: { type: EmbedType; plugin: Plugin
           marketplaceUrl={location.origin}
         />
       );
-    case 'card':
-      return <PluginCard item={cardItemFromPlugin(plugin)} baseUrl={location.origin} newWindow />;
+    case 'card': {
+      // The item record carries the update date and the 30-day chart: the card needs no other request.
+      const item = cardItemFromPlugin(plugin);
+      return item.isTheme ? (
+        <ThemeCard item={item} imageUrl={plugin.screenshots[0]?.url} baseUrl={location.origin} newWindow />
+      ) : (
+        <PluginCard item={item} baseUrl={location.origin} newWindow />
+      );
+    }
     case 'open-course':
       return <OpenCourseButton courseId={plugin.id} language={language} />;
     case 'course-lti': {

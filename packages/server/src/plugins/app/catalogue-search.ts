@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { IdeFeedStore } from '../../ide-feed/feed-store';
 import { CatalogueSearch } from '../../search/catalogue-search';
+import { RecentDownloads } from '../../search/recent-downloads';
 import { changesCatalogue } from './caching';
 
 declare module 'fastify' {
@@ -11,6 +12,11 @@ declare module 'fastify' {
     /** The IDE feed's pre-rendered fragments, as this process keeps them (src/ide-feed/feed-store.ts). */
     ideFeed: IdeFeedStore;
     /**
+     * The 30-day download chart of the items of a list answer (src/search/recent-downloads.ts): one query per
+     * page, charts kept as long as the answer cache keeps answers.
+     */
+    recentDownloads: RecentDownloads;
+    /**
      * Says the catalogue was changed by this process outside a write request (a command, a job): kept
      * answers are forgotten and the next search and feed read the change first.
      */
@@ -19,7 +25,8 @@ declare module 'fastify' {
 }
 
 /**
- * What this process keeps in memory about the catalogue: the search index and the IDE feed. A successful
+ * What this process keeps in memory about the catalogue: the search index, the IDE feed and, for a few
+ * seconds, the download charts of listed items. A successful
  * write request marks both changed, so the next answer reads the change first; what other processes write
  * is read within a second.
  */
@@ -34,6 +41,7 @@ export default fp(
     });
     app.decorate('catalogueSearch', search);
     app.decorate('ideFeed', feed);
+    app.decorate('recentDownloads', new RecentDownloads(app.db, app.config.responseCacheMs));
     const markChanged = () => {
       search.markChanged();
       feed.markChanged();

@@ -9,7 +9,6 @@ import type {
   DeveloperBody,
   GranularRatingBody,
   PluginBody,
-  PluginSummaryBody,
   PluginVersionBody,
   RatingBody,
 } from '@marketplace/api-contract';
@@ -17,13 +16,16 @@ import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import {
   PLUGIN_SUMMARY_COLUMNS,
+  PLUGIN_UPDATE_DATE,
   pluginIconPath,
   pluginPagePath,
   tagSearchPath,
   toPluginSummary,
   userPagePath,
   type PluginSummaryRow,
+  type StoredPluginSummary,
 } from '../../search/plugin-summary';
+import { recentDownloadsColumn, recentDownloadsOf, withRecentDownloads } from '../../search/recent-downloads';
 import { epochMs, pluginVisibleTo, selectRows, versionVisibleTo, type Viewer } from '../../search/sql';
 
 interface PluginRow {
@@ -57,6 +59,7 @@ interface PluginRow {
   rating_mean: number;
   rating_count: number;
   cdate: number;
+  update_date: number;
   vendor_name: string | null;
   vendor_url: string | null;
   has_unapproved_update: boolean;
@@ -67,6 +70,7 @@ interface PluginRow {
   tabs: { tab_name: string; url_suffix: string; generate_toc: boolean }[];
   products: IdeProductKey[];
   star_votes: Record<string, number> | null;
+  recent_downloads: Record<string, number> | null;
 }
 
 /** The id of the plugin if this viewer may see it, else undefined (absent and hidden look the same). */
@@ -89,6 +93,8 @@ export async function loadPlugin(
   viewer: Viewer | undefined,
   options: { fullInfo: boolean },
 ): Promise<PluginBody | undefined> {
+  // The card's chart comes in the same query: an embedded card needs no second request for it.
+  const recentDownloads = recentDownloadsColumn(sql`p.id`);
   const rows = await selectRows<PluginRow>(
     db,
     sql`SELECT p.id, p.family, p.xml_id, p.name, p.description, p.preview, p.doc_text, p.email, p.copyright,
@@ -96,7 +102,8 @@ export async function loadPlugin(
         p.bugtracker_url, p.forum_url, p.license_url, p.source_code_url, p.doc_url, p.privacy_policy_url,
         p.lifecycle_state, p.approved, p.block_state, p.hidden, p.modification_allowed,
         p.downloads::float8 AS downloads, p.rating_mean, p.rating_count,
-        ${epochMs(sql`coalesce(p.published_at, p.created_at)`)} AS cdate, v.name AS vendor_name, v.url AS vendor_url,
+        ${epochMs(sql`coalesce(p.published_at, p.created_at)`)} AS cdate, ${PLUGIN_UPDATE_DATE} AS update_date,
+        v.name AS vendor_name, v.url AS vendor_url, ${recentDownloads.column} AS recent_downloads,
         EXISTS (SELECT 1 FROM plugin_versions pv WHERE pv.plugin_id = p.id AND pv.approval_state = 'pending')
           AS has_unapproved_update,
         (SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'privileged', t.privileged,
@@ -125,7 +132,10 @@ export async function loadPlugin(
 
   // Developers and bundles are separate lists (spec: loaded on their own); fullInfo brings them along.
   const [developers, bundles] = options.fullInfo
-    ? await Promise.all([loadDevelopers(db, id), loadBundleMembers(db, id, viewer)])
+    ? await Promise.all([
+        loadDevelopers(db, id),
+        loadBundleMembers(db, id, viewer).then((members) => withRecentDownloads(db, members)),
+      ])
     : [[], []];
   const { links, themes, tabs } = row;
   const rating = starRating(row.star_votes ?? {});
@@ -158,6 +168,7 @@ export async function loadPlugin(
       isMonetizationAvailable: row.is_monetization_available,
       isBlocked: row.block_state !== 'none',
       isModificationAllowed: row.modification_allowed,
+      updateDate: row.update_date,
     },
     screenshots: row.screenshot_ids.map((screenshotId) => ({
       url: `/api/plugins/${id}/screenshots/${screenshotId}`,
@@ -189,6 +200,7 @@ export async function loadPlugin(
     })),
     themes,
     compatibleProducts: row.products,
+    downloadStatistics: recentDownloadsOf(recentDownloads, row.recent_downloads),
   };
 }
 
@@ -224,7 +236,7 @@ export async function loadBundleMembers(
   db: Queryable,
   bundleId: number,
   viewer: Viewer | undefined,
-): Promise<PluginSummaryBody[]> {
+): Promise<StoredPluginSummary[]> {
   const rows = await selectRows<PluginSummaryRow>(
     db,
     sql`SELECT ${PLUGIN_SUMMARY_COLUMNS} FROM plugin_bundles b

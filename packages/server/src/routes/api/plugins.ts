@@ -116,7 +116,9 @@ const pluginRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       await visiblePlugin(request.params.id, viewerOf(request));
-      return loadBundleMembers(app.db, request.params.id, viewerOf(request));
+      return app.recentDownloads.attach(
+        await loadBundleMembers(app.db, request.params.id, viewerOf(request)),
+      );
     },
   );
 

@@ -30,7 +30,8 @@ const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const result = await app.catalogueSearch.search(request.query, viewerOf(request));
       setOffsetLinks(request, reply, request.query.offset, request.query.max, result.total);
-      return result;
+      // The index keeps no days: the page's charts are attached now (one query for those not kept).
+      return { ...result, plugins: await app.recentDownloads.attach(result.plugins) };
     },
   );
 

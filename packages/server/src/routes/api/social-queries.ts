@@ -1,4 +1,4 @@
-import type { CommentBody, PluginSummaryBody, UserBody } from '@marketplace/api-contract';
+import type { CommentBody, UserBody } from '@marketplace/api-contract';
 import type { IdeProductKey, ProductFamily } from '@marketplace/core';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
@@ -8,6 +8,7 @@ import {
   toPluginSummary,
   userPagePath,
   type PluginSummaryRow,
+  type StoredPluginSummary,
 } from '../../search/plugin-summary';
 import { epochMs, pluginVisibleTo, selectRows, type Viewer } from '../../search/sql';
 
@@ -154,7 +155,7 @@ export async function loadUserPlugins(
   viewer: Viewer | undefined,
   page: number,
   size: number,
-): Promise<{ plugins: PluginSummaryBody[]; total: number }> {
+): Promise<{ plugins: StoredPluginSummary[]; total: number }> {
   if (families.length === 0) return { plugins: [], total: 0 };
   const where = sql`${pluginVisibleTo(viewer)} AND p.family IN (${sql.join(
     [...new Set(families)].map((family) => sql`${family}`),
@@ -178,7 +179,7 @@ export async function loadFeatured(
   product: IdeProductKey,
   family: ProductFamily | undefined,
   viewer: Viewer | undefined,
-): Promise<PluginSummaryBody[]> {
+): Promise<StoredPluginSummary[]> {
   const familyCondition = family ? sql`AND p.family = ${family}` : sql``;
   const rows = await selectRows<PluginSummaryRow>(
     db,

@@ -92,7 +92,7 @@ const socialRoutes: FastifyPluginAsyncTypebox = async (app) => {
         size,
       );
       setPageLinks(request, reply, page, size, total);
-      return plugins;
+      return app.recentDownloads.attach(plugins);
     },
   );
 
@@ -134,7 +134,10 @@ const socialRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: PluginSummaryListSchema, 400: ErrorBody },
       },
     },
-    async (request) => loadFeatured(app.db, request.query.product, undefined, viewerOf(request)),
+    async (request) =>
+      app.recentDownloads.attach(
+        await loadFeatured(app.db, request.query.product, undefined, viewerOf(request)),
+      ),
   );
 
   app.get(
@@ -149,7 +152,10 @@ const socialRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: PluginSummaryListSchema, 400: ErrorBody },
       },
     },
-    async (request) => loadFeatured(app.db, request.query.product, request.params.family, viewerOf(request)),
+    async (request) =>
+      app.recentDownloads.attach(
+        await loadFeatured(app.db, request.query.product, request.params.family, viewerOf(request)),
+      ),
   );
 };
 

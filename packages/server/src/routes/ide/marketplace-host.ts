@@ -25,14 +25,13 @@ import {
   type IntellijPluginMetadata,
   type MarketplaceSearchQuery as MarketplaceSearchQueryType,
   type MarketplaceSearchResult as MarketplaceSearchResultType,
-  type PluginSummaryBody,
 } from '@marketplace/api-contract';
 import { IDE_PRODUCTS, type IdeProductKey, type SortOrder } from '@marketplace/core';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { countUpdateChecks } from '../../insight/recorder';
 import { ApiError } from '../../plugins/app/errors';
-import { pluginPagePath } from '../../search/plugin-summary';
+import { pluginPagePath, type StoredPluginSummary } from '../../search/plugin-summary';
 import { loadPluginComments } from '../api/social-queries';
 import { readIdeBuild } from './compatibility';
 import {
@@ -148,7 +147,7 @@ const marketplaceHostRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   /** One search hit the way the IDE reads it, with the version it would install. */
-  function toSearchHit(plugin: PluginSummaryBody, version: HostVersionRow) {
+  function toSearchHit(plugin: StoredPluginSummary, version: HostVersionRow) {
     const isPaid = plugin.pricingModel === 'PAID';
     const vendor = nonEmpty(plugin.vendor.name);
     return {

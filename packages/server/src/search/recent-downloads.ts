@@ -1,0 +1,152 @@
+import { DAY_MS, statisticsDays, type DownloadStatistics } from '@marketplace/core';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Queryable } from '../db/client';
+import { selectRows } from './sql';
+
+/*
+ * The downloads of the card's chart (spec §2, §9): one point per UTC day for the last 30 days, ending on the
+ * day the answer is made, a day without downloads as 0. The days are worked out when the answer is made and
+ * never kept with an item (the search index holds no days): a list answered after midnight ends on the new
+ * day. download_counts' primary key (plugin_id, day, version_id) makes each item one index range.
+ */
+
+/** Downloads per day of each item, `counts[i]` for `days[i]`, with one query for all the ids. */
+async function readCounts(
+  db: Queryable,
+  ids: readonly number[],
+  days: readonly string[],
+): Promise<Map<number, Int32Array>> {
+  const counts = new Map<number, Int32Array>();
+  for (const id of ids) counts.set(id, new Int32Array(days.length));
+  const first = days[0];
+  const last = days[days.length - 1];
+  if (ids.length === 0 || first === undefined || last === undefined) return counts;
+  // One row per item (days as offsets from the first), and one array parameter whatever the page size.
+  const rows = await selectRows<{ plugin_id: number; offsets: number[]; day_counts: number[] }>(
+    db,
+    sql`SELECT plugin_id, array_agg(day - ${first}::date) AS offsets, array_agg(value) AS day_counts FROM (
+        SELECT plugin_id, day, sum(count)::int AS value FROM download_counts
+        WHERE plugin_id = ANY(${`{${ids.join(',')}}`}::int[]) AND day BETWEEN ${first}::date AND ${last}::date
+        GROUP BY plugin_id, day) per_day
+      GROUP BY plugin_id`,
+  );
+  for (const row of rows) {
+    const perDay = counts.get(row.plugin_id);
+    if (!perDay) continue;
+    row.offsets.forEach((offset, index) => (perDay[offset] = row.day_counts[index] ?? 0));
+  }
+  return counts;
+}
+
+function toPoints(days: readonly string[], counts: Int32Array | undefined): DownloadStatistics {
+  return days.map((name, index) => ({ name, value: counts?.[index] ?? 0 }));
+}
+
+interface KeptChart {
+  /** The last day of the window the chart covers. */
+  lastDay: string;
+  /** Shared by the answers that show it: never changed once made. */
+  points: DownloadStatistics;
+  readAt: number;
+}
+
+/**
+ * Attaches the chart to the items of a page, reading the ids it does not hold with one query. It holds each
+ * item's chart for `keepMs` (the answer cache's time: a chart may be as old as a replayed answer), so pages
+ * that share items share one read; never past the end of the day, whose new window is read afresh. Only a
+ * cache: bounded, per process, and `keepMs` 0 reads every page.
+ */
+export class RecentDownloads {
+  private readonly kept = new Map<number, KeptChart>();
+  /** The window of the current day, worked out once a day. */
+  private window: { dayStart: number; days: readonly string[] } = { dayStart: Number.NaN, days: [] };
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly keepMs: number,
+    private readonly maxKept = 5_000,
+  ) {}
+
+  async attach<Item extends { id: number }>(
+    items: readonly Item[],
+    now: number = Date.now(),
+  ): Promise<(Item & { downloadStatistics: DownloadStatistics })[]> {
+    const days = this.daysOf(now);
+    const lastDay = days[days.length - 1] ?? '';
+    const charts = new Map<number, DownloadStatistics>();
+    const missing = new Set<number>();
+    for (const { id } of items) {
+      const kept = this.kept.get(id);
+      if (kept && kept.lastDay === lastDay && now - kept.readAt < this.keepMs) charts.set(id, kept.points);
+      else missing.add(id);
+    }
+    for (const [id, counts] of await readCounts(this.db, [...missing], days)) {
+      const points = toPoints(days, counts);
+      charts.set(id, points);
+      this.keep(id, { lastDay, points, readAt: now });
+    }
+    return items.map((item) => ({
+      ...item,
+      downloadStatistics: charts.get(item.id) ?? toPoints(days, undefined),
+    }));
+  }
+
+  private daysOf(now: number): readonly string[] {
+    const dayStart = Math.floor(now / DAY_MS) * DAY_MS;
+    if (dayStart !== this.window.dayStart) this.window = { dayStart, days: statisticsDays(now) };
+    return this.window.days;
+  }
+
+  private keep(id: number, chart: KeptChart): void {
+    if (this.keepMs <= 0) return;
+    this.kept.delete(id);
+    // The oldest read goes first (a Map keeps insertion order).
+    while (this.kept.size >= this.maxKept) {
+      const oldest = this.kept.keys().next();
+      if (oldest.done) break;
+      this.kept.delete(oldest.value);
+    }
+    this.kept.set(id, chart);
+  }
+}
+
+/** The items with their charts, read now with one query (see {@link RecentDownloads}, which may keep them). */
+export function withRecentDownloads<Item extends { id: number }>(
+  db: Queryable,
+  items: readonly Item[],
+  now: number = Date.now(),
+): Promise<(Item & { downloadStatistics: DownloadStatistics })[]> {
+  return new RecentDownloads(db, 0).attach(items, now);
+}
+
+/** A column of a query about one item that selects its chart, and the days that chart covers. */
+export interface RecentDownloadsColumn {
+  /** `{ "yyyy-MM-dd": downloads }` for the days of the window with downloads, or null when none has any. */
+  column: SQL;
+  days: readonly string[];
+}
+
+/**
+ * The chart of one item inside the query that reads the item (no second round trip), read back with
+ * {@link recentDownloadsOf}. `pluginId` is the query's expression for the item's id.
+ */
+export function recentDownloadsColumn(pluginId: SQL, now: number = Date.now()): RecentDownloadsColumn {
+  const days = statisticsDays(now);
+  const first = days[0];
+  const last = days[days.length - 1];
+  if (first === undefined || last === undefined) return { days, column: sql`NULL::json` };
+  return {
+    days,
+    column: sql`(SELECT json_object_agg(d.day, d.value) FROM (
+        SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(count)::int AS value FROM download_counts
+        WHERE plugin_id = ${pluginId} AND day BETWEEN ${first}::date AND ${last}::date GROUP BY day) d)`,
+  };
+}
+
+/** The chart's 30 points from what {@link recentDownloadsColumn} selected (null when nothing was counted). */
+export function recentDownloadsOf(
+  { days }: RecentDownloadsColumn,
+  counted: Record<string, number> | null,
+): DownloadStatistics {
+  return days.map((name) => ({ name, value: counted?.[name] ?? 0 }));
+}
