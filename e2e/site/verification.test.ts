@@ -1,51 +1,12 @@
-import { crc32 } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from '../support/browser';
 import { buildSite, startSiteServer } from './support/site-server';
 import type { SiteServer } from './support/site-server';
+import { zipArchive } from './support/plugin-archive';
 import { getJson, signIn } from './support/site-pages';
 
 const POLL = { timeout: 60_000, interval: 250 };
-
-/** A jar with stored entries, binary ones included (class files). */
-function jar(entries: Record<string, Buffer>): Buffer {
-  const parts: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const [name, data] of Object.entries(entries)) {
-    const fileName = Buffer.from(name, 'utf8');
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6);
-    local.writeUInt32LE(crc32(data), 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(fileName.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt32LE(crc32(data), 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(fileName.length, 28);
-    central.writeUInt32LE(offset, 42);
-    parts.push(local, fileName, data);
-    centrals.push(central, fileName);
-    offset += local.length + fileName.length + data.length;
-  }
-  const centralSize = centrals.reduce((sum, part) => sum + part.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(centrals.length / 2, 8);
-  end.writeUInt16LE(centrals.length / 2, 10);
-  end.writeUInt32LE(centralSize, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...parts, ...centrals, end]);
-}
 
 const classFile = (major: number) => Buffer.from([0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, major]);
 
@@ -84,7 +45,7 @@ describe('verification in Chromium', () => {
 </idea-plugin>`;
     const form = new FormData();
     form.set('pluginId', String(pluginId));
-    const archive = jar({
+    const archive = zipArchive({
       'META-INF/plugin.xml': Buffer.from(descriptor),
       'com/example/verified/Modern.class': classFile(65),
     });

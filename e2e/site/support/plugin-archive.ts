@@ -1,12 +1,15 @@
 import { crc32 } from 'node:zlib';
 
-/** A zip (jar) with stored entries: what a build tool writes for a small plugin, made without dependencies. */
-export function zipArchive(entries: Record<string, string>): Buffer {
+/**
+ * A zip (jar) with stored entries: what a build tool writes for a small plugin, made without dependencies.
+ * Text entries are written as UTF-8; bytes (class files) as they are.
+ */
+export function zipArchive(entries: Record<string, string | Buffer>): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
-  for (const [name, text] of Object.entries(entries)) {
-    const data = Buffer.from(text, 'utf8');
+  for (const [name, content] of Object.entries(entries)) {
+    const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
     const fileName = Buffer.from(name, 'utf8');
     const checksum = crc32(data);
     const local = Buffer.alloc(30);

@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type {
   ExceptionGroupBody,
@@ -10,17 +7,13 @@ import type {
 } from '@marketplace/api-contract';
 import { EXCEPTION_LIMITS, EXCEPTION_REPORT_PATH, EXCEPTION_RETENTION } from '@marketplace/core';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { importJWK, SignJWT } from 'jose';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildApp } from '../../src/app';
-import { loadOrCreateIdentityKeys } from '../../src/auth/keys';
-import { loadConfig } from '../../src/config';
-import type { Database, DatabaseKind } from '../../src/db/client';
-import exceptionAnalyzer, { fileReport, readReportForm } from '../../src/insight/exceptions';
+import type { Database } from '../../src/db/client';
+import { fileReport, readReportForm } from '../../src/insight/exceptions';
 import { selectRows } from '../../src/search/sql';
-import { createFileStore } from '../../src/storage';
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../db/test-database';
+import { DATABASE_KINDS } from '../db/test-database';
+import { createReviewsTestApp, type ReviewsTestApp } from '../reviews/reviews-test-app';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
@@ -132,70 +125,6 @@ const IDE_HEADERS = {
   'user-agent': 'Java-http-client/21.0.2',
 };
 
-interface TestApp {
-  app: FastifyInstance;
-  db: Database;
-  bearer(userId: number): Promise<string>;
-  call(userId: number | undefined, options: InjectOptions): Promise<LightMyRequestResponse>;
-  close(): Promise<void>;
-}
-
-/**
- * The real application on a fresh database. The analyzer is registered by insight's plugin; until that is
- * wired, the test registers it itself, exactly as insight will.
- */
-async function createTestApp(kind: DatabaseKind): Promise<TestApp & { testDatabase: TestDatabase }> {
-  const testDatabase = await createTestDatabase({ kind });
-  const dataDir = await mkdtemp(join(tmpdir(), 'mp-exceptions-'));
-  const config = loadConfig(
-    {
-      DATA_DIR: dataDir,
-      RESPONSE_CACHE_MS: '0',
-      PUBLIC_URL: 'https://plugins.example.com',
-      WRITE_RATE_LIMIT: '100000',
-      LOGIN_RATE_LIMIT: '100000',
-    },
-    [],
-    dataDir,
-  );
-  const app = await buildApp({
-    database: testDatabase.database,
-    fileStore: createFileStore(dataDir),
-    config,
-  });
-  if (!app.hasRoute({ method: 'POST', url: EXCEPTION_REPORT_PATH })) await app.register(exceptionAnalyzer);
-  await app.ready();
-  const keys = await loadOrCreateIdentityKeys(dataDir);
-  const jwk = keys.signingKeys.find((key) => key.alg === 'ES256');
-  if (!jwk) throw new Error('The identity keys have no ES256 key.');
-  const signingKey = await importJWK(jwk, 'ES256');
-  const bearer = async (userId: number) =>
-    `Bearer ${await new SignJWT({ scope: 'api' })
-      .setProtectedHeader({ alg: 'ES256', kid: jwk.kid ?? '', typ: 'at+jwt' })
-      .setIssuer(config.auth.identity.issuer)
-      .setAudience(config.auth.audience)
-      .setSubject(String(userId))
-      .setIssuedAt()
-      .setExpirationTime('10m')
-      .sign(signingKey)}`;
-  return {
-    app,
-    db: testDatabase.database.db,
-    testDatabase,
-    bearer,
-    async call(userId, request) {
-      const headers = { ...(request.headers ?? {}) };
-      if (userId !== undefined) headers.authorization = await bearer(userId);
-      return app.inject({ ...request, headers });
-    },
-    async close() {
-      await app.close();
-      await testDatabase.dispose();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 async function insertedId(db: Database, statement: ReturnType<typeof sql>): Promise<number> {
   const [row] = await selectRows<{ id: number }>(db, statement);
   if (!row) throw new Error('The insert returned no row.');
@@ -210,7 +139,7 @@ function freshAddress(): string {
 }
 
 describe.each(DATABASE_KINDS)('the exception analyzer on %s', (kind) => {
-  let t: TestApp;
+  let t: ReviewsTestApp;
   const people = { owner: 0, developer: 0, stranger: 0, admin: 0 };
   let pluginId = 0;
   let otherPluginId = 0;
@@ -266,7 +195,7 @@ describe.each(DATABASE_KINDS)('the exception analyzer on %s', (kind) => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createReviewsTestApp({ kind, catalogue: false });
     const addUser = (login: string, isAdmin = false) =>
       insertedId(
         t.db,
