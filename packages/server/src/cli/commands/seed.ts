@@ -43,7 +43,8 @@ Options:
         }
         io.err(`Deleting the catalogue in ${location.description}...`);
         await database.db.execute(
-          sql`TRUNCATE users, vendors, tags, plugins, plugin_versions, reviews RESTART IDENTITY CASCADE`,
+          sql`TRUNCATE users, vendors, tags, plugins, plugin_versions, reviews, insight_events, insight_daily,
+            insight_daily_by_dimension RESTART IDENTITY CASCADE`,
         );
       }
       io.err(`Seeding ${options.plugins} items into ${location.description}...`);
