@@ -1,5 +1,5 @@
 import { DAY_MS, statisticsDays, type DownloadStatistics } from '@marketplace/core';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
 import { selectRows } from './sql';
 
@@ -51,10 +51,17 @@ interface KeptChart {
 }
 
 /**
+ * How long a process keeps an item's chart: as long as its search index may lag other processes' writes
+ * (CatalogueFollower's look, 1 s), so a chart is never staler than the rest of a search answer. Searches
+ * sharing items within it share one read: a search is answered from memory, and a page's read would cost
+ * more than the search itself.
+ */
+export const CHARTS_KEPT_MS = 1000;
+
+/**
  * Attaches the chart to the items of a page, reading the ids it does not hold with one query. It holds each
- * item's chart for `keepMs` (the answer cache's time: a chart may be as old as a replayed answer), so pages
- * that share items share one read; never past the end of the day, whose new window is read afresh. Only a
- * cache: bounded, per process, and `keepMs` 0 reads every page.
+ * item's chart for `keepMs` ({@link CHARTS_KEPT_MS} in the server), never past the end of the day, whose new
+ * window is read afresh. Only a cache: bounded, per process; `keepMs` 0 reads every page.
  */
 export class RecentDownloads {
   private readonly kept = new Map<number, KeptChart>();
@@ -108,45 +115,4 @@ export class RecentDownloads {
     }
     this.kept.set(id, chart);
   }
-}
-
-/** The items with their charts, read now with one query (see {@link RecentDownloads}, which may keep them). */
-export function withRecentDownloads<Item extends { id: number }>(
-  db: Queryable,
-  items: readonly Item[],
-  now: number = Date.now(),
-): Promise<(Item & { downloadStatistics: DownloadStatistics })[]> {
-  return new RecentDownloads(db, 0).attach(items, now);
-}
-
-/** A column of a query about one item that selects its chart, and the days that chart covers. */
-export interface RecentDownloadsColumn {
-  /** `{ "yyyy-MM-dd": downloads }` for the days of the window with downloads, or null when none has any. */
-  column: SQL;
-  days: readonly string[];
-}
-
-/**
- * The chart of one item inside the query that reads the item (no second round trip), read back with
- * {@link recentDownloadsOf}. `pluginId` is the query's expression for the item's id.
- */
-export function recentDownloadsColumn(pluginId: SQL, now: number = Date.now()): RecentDownloadsColumn {
-  const days = statisticsDays(now);
-  const first = days[0];
-  const last = days[days.length - 1];
-  if (first === undefined || last === undefined) return { days, column: sql`NULL::json` };
-  return {
-    days,
-    column: sql`(SELECT json_object_agg(d.day, d.value) FROM (
-        SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(count)::int AS value FROM download_counts
-        WHERE plugin_id = ${pluginId} AND day BETWEEN ${first}::date AND ${last}::date GROUP BY day) d)`,
-  };
-}
-
-/** The chart's 30 points from what {@link recentDownloadsColumn} selected (null when nothing was counted). */
-export function recentDownloadsOf(
-  { days }: RecentDownloadsColumn,
-  counted: Record<string, number> | null,
-): DownloadStatistics {
-  return days.map((name) => ({ name, value: counted?.[name] ?? 0 }));
 }

@@ -107,7 +107,8 @@ describe('the download chart of search results', () => {
   });
 
   it('reads the charts of a page with one query, whatever the number of items', async () => {
-    answerAt('2026-12-01T15:00:00Z');
+    // Later than the answers above: the charts they read are no longer kept.
+    answerAt('2026-12-01T16:00:00Z');
     const dialect = (context.db as unknown as { dialect: { sqlToQuery(statement: SQL): { sql: string } } })
       .dialect;
     const execute = vi.spyOn(context.db, 'execute');
@@ -177,7 +178,7 @@ describe('the item record, for cards made from it', () => {
   });
 });
 
-describe('charts kept for a few seconds', () => {
+describe('charts kept for a moment', () => {
   /** The statements of `run` that read download_counts. */
   async function chartReads(run: () => Promise<unknown>): Promise<string[]> {
     const dialect = (context.db as unknown as { dialect: { sqlToQuery(statement: SQL): { sql: string } } })
@@ -193,7 +194,7 @@ describe('charts kept for a few seconds', () => {
     }
   }
 
-  it('reads only the items it does not hold, and again once they are older than the answer cache', async () => {
+  it('reads only the items it does not hold, and again once they are older than it keeps them', async () => {
     const charts = new RecentDownloads(context.db, 5000);
     const at = Date.parse('2026-12-03T10:00:00Z');
     const page = [{ id: PLUGINS.kotlinFest }, { id: PLUGINS.darculaTheme }];
@@ -203,7 +204,7 @@ describe('charts kept for a few seconds', () => {
     expect(await chartReads(() => charts.attach(shared, at + 1000))).toHaveLength(1);
     expect(await chartReads(() => charts.attach(shared, at + 2000))).toEqual([]);
 
-    // A download shows once the kept chart is older than the answer cache's 5 seconds.
+    // A download shows once the kept chart is older than the 5 seconds this one keeps them.
     await recordDownload(context.db, VERSIONS.darculaLargeUntil, new Date(at));
     const soon = await charts.attach(page, at + 4000);
     expect(soon[1]?.downloadStatistics.at(-1)).toEqual({ name: '2026-12-03', value: 0 });

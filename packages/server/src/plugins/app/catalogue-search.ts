@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { IdeFeedStore } from '../../ide-feed/feed-store';
 import { CatalogueSearch } from '../../search/catalogue-search';
-import { RecentDownloads } from '../../search/recent-downloads';
+import { CHARTS_KEPT_MS, RecentDownloads } from '../../search/recent-downloads';
 import { changesCatalogue } from './caching';
 
 declare module 'fastify' {
@@ -13,7 +13,7 @@ declare module 'fastify' {
     ideFeed: IdeFeedStore;
     /**
      * The 30-day download chart of the items of a list answer (src/search/recent-downloads.ts): one query per
-     * page, charts kept as long as the answer cache keeps answers.
+     * page for the items whose chart this process has not read in the last second.
      */
     recentDownloads: RecentDownloads;
     /**
@@ -25,10 +25,9 @@ declare module 'fastify' {
 }
 
 /**
- * What this process keeps in memory about the catalogue: the search index, the IDE feed and, for a few
- * seconds, the download charts of listed items. A successful
- * write request marks both changed, so the next answer reads the change first; what other processes write
- * is read within a second.
+ * What this process keeps in memory about the catalogue: the search index, the IDE feed and, for a second,
+ * the download charts of listed items. A successful write request marks the index and the feed changed, so
+ * the next answer reads the change first; what other processes write is read within a second.
  */
 export default fp(
   async function catalogueSearch(app: FastifyInstance) {
@@ -41,7 +40,7 @@ export default fp(
     });
     app.decorate('catalogueSearch', search);
     app.decorate('ideFeed', feed);
-    app.decorate('recentDownloads', new RecentDownloads(app.db, app.config.responseCacheMs));
+    app.decorate('recentDownloads', new RecentDownloads(app.db, CHARTS_KEPT_MS));
     const markChanged = () => {
       search.markChanged();
       feed.markChanged();

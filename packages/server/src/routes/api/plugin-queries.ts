@@ -25,7 +25,7 @@ import {
   type PluginSummaryRow,
   type StoredPluginSummary,
 } from '../../search/plugin-summary';
-import { recentDownloadsColumn, recentDownloadsOf, withRecentDownloads } from '../../search/recent-downloads';
+import { RecentDownloads } from '../../search/recent-downloads';
 import { epochMs, pluginVisibleTo, selectRows, versionVisibleTo, type Viewer } from '../../search/sql';
 
 interface PluginRow {
@@ -70,7 +70,6 @@ interface PluginRow {
   tabs: { tab_name: string; url_suffix: string; generate_toc: boolean }[];
   products: IdeProductKey[];
   star_votes: Record<string, number> | null;
-  recent_downloads: Record<string, number> | null;
 }
 
 /** The id of the plugin if this viewer may see it, else undefined (absent and hidden look the same). */
@@ -91,19 +90,24 @@ export async function loadPlugin(
   db: Queryable,
   id: number,
   viewer: Viewer | undefined,
-  options: { fullInfo: boolean },
+  options: {
+    fullInfo: boolean;
+    /** Where the card's charts come from (the server's, which keeps them a second); default: read now. */
+    charts?: RecentDownloads;
+  },
 ): Promise<PluginBody | undefined> {
-  // The card's chart comes in the same query: an embedded card needs no second request for it.
-  const recentDownloads = recentDownloadsColumn(sql`p.id`);
-  const rows = await selectRows<PluginRow>(
-    db,
-    sql`SELECT p.id, p.family, p.xml_id, p.name, p.description, p.preview, p.doc_text, p.email, p.copyright,
+  const charts = options.charts ?? new RecentDownloads(db, 0);
+  // The card's chart comes with the item (an embedded card needs no second request), read alongside it.
+  const [rows, [chart]] = await Promise.all([
+    selectRows<PluginRow>(
+      db,
+      sql`SELECT p.id, p.family, p.xml_id, p.name, p.description, p.preview, p.doc_text, p.email, p.copyright,
         p.icon_hash, p.pricing_model, p.is_monetization_available, p.language, p.programming_language, p.url,
         p.bugtracker_url, p.forum_url, p.license_url, p.source_code_url, p.doc_url, p.privacy_policy_url,
         p.lifecycle_state, p.approved, p.block_state, p.hidden, p.modification_allowed,
         p.downloads::float8 AS downloads, p.rating_mean, p.rating_count,
         ${epochMs(sql`coalesce(p.published_at, p.created_at)`)} AS cdate, ${PLUGIN_UPDATE_DATE} AS update_date,
-        v.name AS vendor_name, v.url AS vendor_url, ${recentDownloads.column} AS recent_downloads,
+        v.name AS vendor_name, v.url AS vendor_url,
         EXISTS (SELECT 1 FROM plugin_versions pv WHERE pv.plugin_id = p.id AND pv.approval_state = 'pending')
           AS has_unapproved_update,
         (SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'privileged', t.privileged,
@@ -126,7 +130,9 @@ export async function loadPlugin(
           GROUP BY rv.rating) r) AS star_votes
       FROM plugins p LEFT JOIN vendors v ON v.id = p.vendor_id
       WHERE p.id = ${id} AND ${pluginVisibleTo(viewer)}`,
-  );
+    ),
+    charts.attach([{ id }]),
+  ]);
   const row = rows[0];
   if (!row) return undefined;
 
@@ -134,7 +140,7 @@ export async function loadPlugin(
   const [developers, bundles] = options.fullInfo
     ? await Promise.all([
         loadDevelopers(db, id),
-        loadBundleMembers(db, id, viewer).then((members) => withRecentDownloads(db, members)),
+        loadBundleMembers(db, id, viewer).then((members) => charts.attach(members)),
       ])
     : [[], []];
   const { links, themes, tabs } = row;
@@ -200,7 +206,7 @@ export async function loadPlugin(
     })),
     themes,
     compatibleProducts: row.products,
-    downloadStatistics: recentDownloadsOf(recentDownloads, row.recent_downloads),
+    downloadStatistics: chart?.downloadStatistics ?? [],
   };
 }
 

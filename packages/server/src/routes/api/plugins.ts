@@ -56,6 +56,7 @@ const pluginRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const plugin = await loadPlugin(app.db, request.params.id, viewerOf(request), {
         fullInfo: request.query.fullInfo,
+        charts: app.recentDownloads,
       });
       if (!plugin) throw pluginNotFound(request.params.id);
       return plugin;
