@@ -101,8 +101,14 @@ describe('the marketplace site in Chromium', () => {
       await page.waitForURL(/orderBy=name/);
       expect(new URL(page.url()).searchParams.get('payment')).toBe('free');
 
-      await page.evaluate(() => window.scrollTo(0, 1200));
-      await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(900);
+      // The new order's results replace the old ones first: scroll once they are all there.
+      await page.locator('.site-grid[aria-busy="false"] .mp-card').nth(12).waitFor();
+      await expect
+        .poll(async () => {
+          await page.evaluate(() => window.scrollTo(0, 1200));
+          return page.evaluate(() => window.scrollY);
+        })
+        .toBeGreaterThan(900);
       const scrolled = await page.evaluate(() => window.scrollY);
       const card = page.locator('.site-grid .mp-card a').nth(12);
       await card.click();

@@ -14,9 +14,13 @@ export async function signIn(page: Page, login: string, password: string): Promi
 
 /** Answers of the API, read in Node (not through the page). */
 export async function getJson<T>(origin: string, path: string, token?: string): Promise<T> {
-  const response = await fetch(new URL(path, origin), {
-    headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-  });
+  const get = () =>
+    fetch(new URL(path, origin), {
+      headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    });
+  // A kept-alive connection the server closes just as a request goes out fails with "other side closed";
+  // a GET is safe to send once more on a new connection.
+  const response = await get().catch(() => get());
   if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as T;
 }
