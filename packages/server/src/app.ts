@@ -43,10 +43,15 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   const answers = new AnswerCache(config.responseCacheMs, config.cacheMaxAgeSeconds);
   const app = Fastify({
     // A kept public answer is sent by the HTTP server itself, before routing, hooks and serialization.
-    serverFactory: (handler) =>
-      createServer((request, response) => {
+    serverFactory: (handler) => {
+      const server = createServer((request, response) => {
         if (!answers.enabled || !answers.serveRaw(request, response)) handler(request, response);
-      }),
+      });
+      // Fastify sets its 72 s keep-alive only on servers it creates: with Node's 5 s, a client reusing an
+      // idle connection could meet the server closing it ("other side closed").
+      server.keepAliveTimeout = 72_000;
+      return server;
+    },
     ...(isLoggerInstance ? { loggerInstance: loggerOption as FastifyBaseLogger } : { logger: loggerOption }),
     trustProxy: config.trustProxy,
     // Keep the API's own URLs exact: a trailing slash is a different resource for caches and ETags.

@@ -237,6 +237,12 @@ describe('errors', () => {
   });
 });
 
+describe('connections', () => {
+  it('keeps idle connections open longer than clients reuse them, so a reused one is not closed under a request', () => {
+    expect(context.app.server.keepAliveTimeout).toBe(72_000);
+  });
+});
+
 describe('documents', () => {
   it('serves an OpenAPI document describing the read API and the IDE calls', async () => {
     const document = (await context.app.inject('/api/openapi.json')).json();
