@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import admin from './admin';
 import { authPlugin } from './auth/plugin';
 import commerce from './commerce';
 import type { Config } from './config';
@@ -80,6 +81,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   await app.register(insight);
   await app.register(verification);
   await app.register(pages);
+  await app.register(admin);
   await app.register(siteHosting, { auth: config.auth });
   await app.register(sdkHosting);
   return app;

@@ -17,6 +17,7 @@ import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
 import { InvoicesSection } from './InvoicesSection';
 import { SellersSection } from './SellersSection';
+import { AdminNav } from './AdminNav';
 import { VerificationSection } from './VerificationSection';
 
 const ACTIONS = [
@@ -191,6 +192,7 @@ function Admin() {
   return (
     <div className="site-page site-admin">
       <h1>Moderation</h1>
+      <AdminNav />
       <nav className="site-form-actions" aria-label="Administration sections">
         <a href="#queue-heading">Waiting for approval</a>
         <a href="#reports-heading">Reports</a>
