@@ -44,7 +44,16 @@ export function publishingOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): 
     maxUploadBytes:
       wholeNumber(env, 'MAX_UPLOAD_MB', DEFAULT_ARCHIVE_LIMITS.maxArchiveBytes / MEGABYTE, 1, 4096) *
       MEGABYTE,
-    archiveLimits: {},
+    archiveLimits: {
+      maxEntries: wholeNumber(env, 'MAX_ARCHIVE_ENTRIES', DEFAULT_ARCHIVE_LIMITS.maxEntries, 10, 1_000_000),
+      maxTotalEntries: wholeNumber(
+        env,
+        'MAX_ARCHIVE_TOTAL_ENTRIES',
+        DEFAULT_ARCHIVE_LIMITS.maxTotalEntries,
+        10,
+        1_000_000,
+      ),
+    },
     maxMediaBytes: wholeNumber(env, 'MAX_MEDIA_MB', 10, 1, 100) * MEGABYTE,
     orphanGraceMs: wholeNumber(env, 'ORPHAN_GRACE_SECONDS', 3600, 0, 30 * 86_400) * 1000,
     sweepIntervalMs: wholeNumber(env, 'SWEEP_INTERVAL_SECONDS', 3600, 0, 30 * 86_400) * 1000,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config';
+import { publishingOptionsFromEnv } from '../../src/publishing/options';
 
 describe('loadConfig', () => {
   it('serves the embedded database with the demo catalogue on port 8080 by default', () => {
@@ -81,5 +82,21 @@ describe('loadConfig', () => {
     [{}, ['--fast'], 'Unknown option "--fast". Known options: --no-demo.'],
   ])('refuses %j %j with a message for the person starting it', (env, argv, message) => {
     expect(() => loadConfig(env, argv)).toThrow(new ConfigError(message));
+  });
+});
+
+describe('publishingOptionsFromEnv', () => {
+  it('lets the operator set the archive entry limits, and refuses a limit that is not a whole number', () => {
+    expect(publishingOptionsFromEnv({}).archiveLimits).toEqual({
+      maxEntries: 40_000,
+      maxTotalEntries: 60_000,
+    });
+    expect(
+      publishingOptionsFromEnv({ MAX_ARCHIVE_ENTRIES: '90000', MAX_ARCHIVE_TOTAL_ENTRIES: '150000' })
+        .archiveLimits,
+    ).toEqual({ maxEntries: 90_000, maxTotalEntries: 150_000 });
+    expect(() => publishingOptionsFromEnv({ MAX_ARCHIVE_TOTAL_ENTRIES: 'lots' })).toThrow(
+      'MAX_ARCHIVE_TOTAL_ENTRIES must be a whole number from 10 to 1000000, got "lots".',
+    );
   });
 });

@@ -208,7 +208,29 @@ export const HOSTILE_ARCHIVES: readonly HostileArchive[] = [
           ...Array.from({ length: 100_000 }, (_, index) => storedEntry(`com/example/C${index}.class`, '')),
         ]),
       ),
-    expectedError: /^The upload has 100,001 entries; at most 50,000 are accepted in one archive\.$/,
+    expectedError: /^The upload has 100,001 entries; at most 40,000 are accepted in one archive\.$/,
+  },
+  {
+    // Each jar stays under the per-archive limit; only the count across nesting levels catches it.
+    name: '100,000 tiny entries spread over three jars inside the zip',
+    async write(folder) {
+      const classes = (from: number) =>
+        writeZip(
+          Array.from({ length: 33_334 }, (_, index) => storedEntry(`com/example/C${from + index}.class`, '')),
+        );
+      return save(
+        folder,
+        'spread.zip',
+        writeZip([
+          deflatedEntry('spread/lib/spread.jar', await archiveBytes(pluginJarContent())),
+          storedEntry('spread/lib/a.jar', classes(0)),
+          storedEntry('spread/lib/b.jar', classes(33_334)),
+          storedEntry('spread/lib/c.jar', classes(66_668)),
+        ]),
+      );
+    },
+    expectedError:
+      /^The upload and the jars inside it list more than 60,000 entries together, the most accepted\.$/,
   },
   {
     name: 'symlink: an entry whose Unix mode makes it a link to /etc/passwd',
