@@ -20,7 +20,7 @@ import publishing from './publishing';
 import reviewRoutes from './reviews/routes';
 import routes from './routes';
 import sdkHosting from './sdk-hosting';
-import siteHosting from './site-hosting';
+import siteHosting, { htmlSecurityHeaders } from './site-hosting';
 import verification from './verification';
 
 /** What the application is built from: tests pass a fresh database and store, the server its real ones. */
@@ -64,6 +64,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   });
 
   await app.register(errorHandling);
+  // Before the answer cache: its kept HTML answers are replayed with the headers this adds.
+  await app.register(htmlSecurityHeaders, { auth: config.auth });
   // CORS first: its onRequest hook must also run for answers the caching plugin replays.
   await app.register(cors);
   await app.register(caching, { answers });

@@ -18,7 +18,9 @@ const ENTRY_POINTS: readonly [path: string, what: string][] = [
 
 /** A plain page at / listing where to start, until the site is served here. */
 const homeRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/', { config: { cache: 'public' } }, async (_request, reply) => {
+  // Not kept in the shared answer cache: browsers asking for / get the site (site-hosting), other clients
+  // this overview, and a kept copy would be replayed to both alike.
+  app.get('/', async (_request, reply) => {
     const items = ENTRY_POINTS.map(
       ([path, what]) => `<li><a href="${escapeXml(path)}">${escapeXml(path)}</a> — ${escapeXml(what)}</li>`,
     ).join('\n      ');

@@ -6,8 +6,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { renderAuthMetaTags } from '../auth/config';
 import type { AuthConfig } from '../auth/config';
+import { identityOriginOf } from './identity-origin';
 import { pageSecurityHeaders } from './security-headers';
 
+export { default as htmlSecurityHeaders } from './html-security';
 export { contentSecurityPolicy, pageSecurityHeaders } from './security-headers';
 
 /** Where `pnpm --filter @marketplace/site build` puts the site. */
@@ -59,11 +61,6 @@ const MISSING_BUILD_PAGE = (siteDir: string) => `<!doctype html>
 <p>Run <code>pnpm build</code> (or <code>pnpm --filter @marketplace/site build</code>) and restart the server.
 It looks for the site in <code>${escapeHtml(siteDir)}</code>.</p></body></html>
 `;
-
-function identityOriginOf(auth: AuthConfig): string | undefined {
-  const issuer = new URL(auth.identity.issuer);
-  return issuer.origin === new URL(auth.publicUrl).origin ? undefined : issuer.origin;
-}
 
 /**
  * Serves the built marketplace site: its hashed assets (cached for a year), and its HTML for every site route

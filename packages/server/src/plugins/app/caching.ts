@@ -37,7 +37,15 @@ export function changesCatalogue(request: FastifyRequest, reply: FastifyReply): 
 }
 
 /** Headers a replayed answer repeats besides its body and content type. */
-const REPLAYED_HEADERS = ['link', 'x-total-count'] as const;
+const REPLAYED_HEADERS = [
+  'link',
+  'x-total-count',
+  // An HTML answer's security headers (site-hosting/html-security.ts) travel with it.
+  'content-security-policy',
+  'x-frame-options',
+  'x-content-type-options',
+  'referrer-policy',
+] as const;
 
 /**
  * Public GET answers get a strong ETag (hash of the body), `Cache-Control: public` and 304 for a matching
