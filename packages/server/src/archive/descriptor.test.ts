@@ -162,13 +162,14 @@ describe('readPluginDescriptor', () => {
       descriptorXml(
         COMPLETE.replace(DESCRIPTION, '<description><![CDATA[<p>A clock.</p>]]></description>').replace(
           '<vendor>',
-          '<vendor url="mailto:dev@example.com">',
+          '<vendor url="javascript:alert(document.cookie)">',
         ),
       ),
     );
     expect(reading.ok).toBe(true);
+    expect(reading.ok && reading.descriptor.vendor.url).toBeNull();
     expect(reading.warnings).toEqual([
-      "The vendor url 'mailto:dev@example.com' is not an http(s) address; it will not be shown as a link.",
+      "The vendor url 'javascript:alert(document.cookie)' is not a web address, so it was left out.",
       'The description is 8 characters long; at least 40 tell people what the plugin does.',
     ]);
   });

@@ -1,4 +1,4 @@
-import { isProductCode } from '@marketplace/core';
+import { isProductCode, isValidWebsite, normalizeLink } from '@marketplace/core';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { TextDecoder } from 'node:util';
 import { buildRangeErrors } from './build-range';
@@ -155,10 +155,14 @@ function readFields(root: Record<string, unknown>, now: Date): DescriptorReading
   checkLength(errors, 'version', version, MAX_LENGTH.version);
 
   const vendorElement = single('vendor');
+  const declaredVendorUrl = optionalAttribute(vendorElement, 'url');
+  // The link rule of the management API's PUT urls (core links.ts) applies to addresses from archives too: one
+  // it refuses (javascript:, data:...) is left out with a warning, never stored nor served to the IDE.
+  const vendorUrlAccepted = declaredVendorUrl === null || isValidWebsite(declaredVendorUrl);
   const vendor: PluginVendor = {
     name: textOf(vendorElement),
     email: optionalAttribute(vendorElement, 'email'),
-    url: optionalAttribute(vendorElement, 'url'),
+    url: declaredVendorUrl !== null && vendorUrlAccepted ? normalizeLink(declaredVendorUrl) : null,
   };
   if (vendor.name === '') {
     errors.push(
@@ -168,10 +172,8 @@ function readFields(root: Record<string, unknown>, now: Date): DescriptorReading
   checkLength(errors, 'vendor', vendor.name, MAX_LENGTH.vendor);
   checkLength(errors, 'vendor email', vendor.email ?? '', MAX_LENGTH.email);
   checkLength(errors, 'vendor url', vendor.url ?? '', MAX_LENGTH.url);
-  if (vendor.url !== null && !/^https?:\/\//i.test(vendor.url)) {
-    warnings.push(
-      `The vendor url '${vendor.url}' is not an http(s) address; it will not be shown as a link.`,
-    );
+  if (!vendorUrlAccepted) {
+    warnings.push(`The vendor url '${declaredVendorUrl}' is not a web address, so it was left out.`);
   }
 
   const description = required('description', 'add <description> with HTML that tells people what it does.');

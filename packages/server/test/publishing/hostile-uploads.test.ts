@@ -5,7 +5,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { uploadTempDirectory } from '../../src/publishing';
 import { HOSTILE_ARCHIVES, type HostileArchive } from '../archive/hostile-corpus';
+import { archiveBytes, pluginJarContent, pluginXml } from '../archive/plugin-fixtures';
 import {
+  accessTokenFor,
   addUser,
   buildPublishingTestApp,
   insertPlugin,
@@ -101,4 +103,61 @@ describe('uploading the hostile corpus through POST /api/updates/upload', () => 
       );
     });
   }
+});
+
+describe('an address in an uploaded plugin.xml that the link rule refuses', () => {
+  let testApp: PublishingTestApp;
+  afterAll(async () => testApp?.close());
+
+  it('is left out with a warning: not stored, not in the API, not in the IDE feed', async () => {
+    testApp = await buildPublishingTestApp();
+    const owner = await addUser(testApp.db, 'vendor-with-a-script');
+    const pluginId = await insertPlugin(testApp.db, { xmlId: 'com.example.scripted', ownerId: owner.id });
+    const token = await permanentToken(testApp.db, owner.id, ['upload']);
+    const jar = await archiveBytes(
+      pluginJarContent(
+        pluginXml({
+          id: '<id>com.example.scripted</id>',
+          vendor: '<vendor email="dev@example.com" url="javascript:alert(document.cookie)">Scripted</vendor>',
+        }),
+      ),
+    );
+    const { body, headers } = multipartBody(
+      { xmlId: 'com.example.scripted' },
+      { name: 'scripted.jar', content: jar },
+    );
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/updates/upload',
+      headers: { ...headers, authorization: `Bearer ${token}` },
+      body,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = response.json<{ warnings: string[] }>();
+    expect(answer.warnings).toContain(
+      "The vendor url 'javascript:alert(document.cookie)' is not a web address, so it was left out.",
+    );
+    // Listed, so visitors and IDEs see the item and its vendor: published by the owner, approved by an admin.
+    const admin = await addUser(testApp.db, 'admin-of-scripted', true);
+    for (const [action, userId] of [
+      ['publish', owner.id],
+      ['approve', admin.id],
+    ] as const) {
+      const changed = await testApp.app.inject({
+        method: 'POST',
+        url: `/api/plugins/${pluginId}/${action}`,
+        headers: { authorization: `Bearer ${await accessTokenFor(testApp, userId)}` },
+      });
+      expect(changed.statusCode, changed.body).toBe(200);
+    }
+    const stored = await testApp.db.execute<{ url: string | null }>(sql`SELECT url FROM vendors`);
+    expect(stored.rows.map((row) => row.url)).not.toContain('javascript:alert(document.cookie)');
+    const everything = [
+      (await testApp.app.inject({ url: `/api/plugins/${pluginId}` })).body,
+      (await testApp.app.inject({ url: '/plugins/list?build=IU-243.1' })).body,
+      (await testApp.app.inject({ url: '/updatePlugins.xml?build=IU-243.1' })).body,
+    ].join('\n');
+    expect(everything).toContain('com.example.scripted');
+    expect(everything).not.toContain('javascript:');
+  });
 });
