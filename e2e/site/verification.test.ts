@@ -77,7 +77,7 @@ describe('verification in Chromium', () => {
       const results = section.getByRole('table', { name: 'Result per IDE build' });
       await results
         .getByRole('row')
-        .filter({ hasText: 'IU-242.26775.15' })
+        .filter({ hasText: 'IU-241.19416.15' })
         .getByText('Problems')
         .waitFor(POLL);
       await results
@@ -93,7 +93,7 @@ describe('verification in Chromium', () => {
       await finding.waitFor();
       await finding.getByRole('button', { name: 'Mark false positive' }).click();
       await finding.getByText('False positive').waitFor(POLL);
-      await results.getByRole('row').filter({ hasText: 'IU-242.26775.15' }).getByText('Problems').waitFor({
+      await results.getByRole('row').filter({ hasText: 'IU-241.19416.15' }).getByText('Problems').waitFor({
         state: 'detached',
         timeout: 30_000,
       });

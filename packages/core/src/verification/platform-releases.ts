@@ -19,6 +19,22 @@ export interface PlatformRelease {
 /**
  * The released branches verification checks against, oldest first. Extend it as IDEs are released: a
  * branch beyond the newest one here is reported as "no released build known" instead of being checked.
+ *
+ * Where the builds of 251 and later come from (IntelliJ IDEA Ultimate unless said otherwise; JetBrains'
+ * own list is "Previous IntelliJ IDEA Releases" on jetbrains.com, which the search corpora do not hold, so
+ * each is the About text or Plugin Verifier output of that release quoted in public repositories):
+ * - 251.29188.36: 2025.1.7.1, a Plugin Verifier log "WindowAccent:1.0.4 against IU-251.29188.36" and a
+ *   table "IDEA 2025.1.7.1 | 251.29188.36 | 21".
+ * - 252.28539.54: 2025.2.6.2, "intellijIdea("2025.2.6.2"), which resolved to IU-252.28539.54" (the
+ *   IntelliJ Platform Gradle Plugin resolving the release from JetBrains' product releases).
+ * - 253.32098.101: 2025.3.4.1, "tested on 2025.3.4.1 build #IU-253.32098.101"; earlier 2025.3.2 is
+ *   IU-253.30387.90 (`idea --version`) and 2025.3 IU-253.28294.334.
+ * - 261.26222.65: 2026.1.4, an IDE log line "IntelliJ IDEA 2026.1.4  Build #IU-261.26222.65"; 2026.1 is
+ *   IU-261.22158.277.
+ * - 262.10315.125: 2026.2.2, "IntelliJ IDEA 2026.2.2, Build #IU-262.10315.125" (several reports); 2026.2
+ *   is IU-262.8665.258 and 2026.2.1 IU-262.9437.185.
+ * Later builds of these branches exist without a release name in those sources (IU-253.33813.55,
+ * IU-261.27258.48, IU-262.10968.63) and 263 only as an unnamed build (263.5701.42): left out until confirmed.
  */
 export const PLATFORM_RELEASES: readonly PlatformRelease[] = Object.freeze(
   (
@@ -36,11 +52,11 @@ export const PLATFORM_RELEASES: readonly PlatformRelease[] = Object.freeze(
       [241, '2024.1', '241.19416.15'],
       [242, '2024.2', '242.26775.15'],
       [243, '2024.3', '243.28141.18'],
-      [251, '2025.1', '251.28293.39'],
-      [252, '2025.2', '252.27397.103'],
-      [253, '2025.3', '253.28294.334'],
-      [261, '2026.1', '261.22158.277'],
-      [262, '2026.2', '262.11467.52'],
+      [251, '2025.1', '251.29188.36'],
+      [252, '2025.2', '252.28539.54'],
+      [253, '2025.3', '253.32098.101'],
+      [261, '2026.1', '261.26222.65'],
+      [262, '2026.2', '262.10315.125'],
     ] as const
   ).map(([branch, release, newestBuild]) =>
     Object.freeze({ branch, release, newestBuild, javaLevel: javaLevelOfBranch(branch) }),
@@ -48,17 +64,25 @@ export const PLATFORM_RELEASES: readonly PlatformRelease[] = Object.freeze(
 );
 
 /**
- * The Java an IDE branch runs on: 203 to 221 Java 11, 222 to 242 Java 17, 243 and later Java 21; older
- * branches Java 8.
+ * The Java an IDE branch runs on, so the newest class files it loads: 203 to 222 Java 11, 223 to 241
+ * Java 17, 242 to 253 Java 21, 261 and later Java 25; older branches Java 8.
+ *
+ * Up to 252 this is the "Platform Versions" table of the IntelliJ Platform SDK documentation
+ * (JetBrains/intellij-sdk-docs, topics/basics/getting_started/build_number_ranges.md: 2022.3 is the first
+ * on Java 17, 2024.2 the first on Java 21). 253 runs on JBR 21 (2025.3.1.1 About: "Runtime version:
+ * 21.0.9"); 261 on JBR 25 (2026.1 About: "Runtime version: 25.0.2", 2026.1.3: "25.0.3"); 262 on Java 25 as
+ * well (a plugin's compatibility table: "IU build 262.* | JBR/Java 25"). Branches after 262 are assumed to
+ * stay on Java 25 until known otherwise.
  */
 export function javaLevelOfBranch(branch: number): number {
-  if (branch >= 243) return 21;
-  if (branch >= 222) return 17;
+  if (branch >= 261) return 25;
+  if (branch >= 242) return 21;
+  if (branch >= 223) return 17;
   if (branch >= 203) return 11;
   return 8;
 }
 
-/** Class files of Java N carry major version N + 44 (Java 8: 52, 11: 55, 17: 61, 21: 65). */
+/** Class files of Java N carry major version N + 44 (Java 8: 52, 11: 55, 17: 61, 21: 65, 25: 69). */
 export const CLASS_FILE_VERSION_OFFSET = 44;
 
 export function classFileMajorOfJava(javaLevel: number): number {

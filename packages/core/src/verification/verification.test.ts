@@ -14,8 +14,10 @@ import {
 } from './index';
 
 describe('Java levels per branch', () => {
-  it('runs 203-221 on Java 11, 222-242 on Java 17, 243 and later on Java 21, older on 8', () => {
-    expect([193, 203, 221, 222, 242, 243, 252].map(javaLevelOfBranch)).toEqual([8, 11, 11, 17, 17, 21, 21]);
+  it('runs 203-222 on Java 11, 223-241 on Java 17, 242-253 on Java 21, 261 and later on Java 25, older on 8', () => {
+    expect([193, 203, 222, 223, 241, 242, 253, 261, 262].map(javaLevelOfBranch)).toEqual([
+      8, 11, 11, 17, 17, 21, 21, 25, 25,
+    ]);
   });
 
   it('maps Java levels to class-file versions and back', () => {
@@ -34,7 +36,7 @@ describe('claimed targets', () => {
       'IU-242.26775.15',
       'IU-243.28141.18',
     ]);
-    expect(targets.map((target) => target.javaLevel)).toEqual([17, 17, 21]);
+    expect(targets.map((target) => target.javaLevel)).toEqual([17, 21, 21]);
     expect(targets[0]?.productName).toBe('IntelliJ IDEA Ultimate');
   });
 
@@ -46,9 +48,18 @@ describe('claimed targets', () => {
   });
 
   it('reaches every newer release when until is empty, and none for a future since', () => {
-    const open = claimedTargets('252', null);
-    expect(open[0]?.branch).toBe(252);
-    expect(open.length).toBeGreaterThan(2);
+    // The released builds of 2025.1 to 2026.2, each with the Java it runs on (2026.1 moved to Java 25).
+    expect(
+      claimedTargets('251', null).map(
+        (target) => `${target.productBuild} ${target.release} Java ${target.javaLevel}`,
+      ),
+    ).toEqual([
+      'IU-251.29188.36 2025.1 Java 21',
+      'IU-252.28539.54 2025.2 Java 21',
+      'IU-253.32098.101 2025.3 Java 21',
+      'IU-261.26222.65 2026.1 Java 25',
+      'IU-262.10315.125 2026.2 Java 25',
+    ]);
     expect(claimedTargets('299', null)).toEqual([]);
     expect(platformRelease(241)?.release).toBe('2024.1');
     expect(platformRelease(240)).toBeUndefined();

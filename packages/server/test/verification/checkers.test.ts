@@ -55,7 +55,7 @@ describe('the built-in checks', () => {
     expect(findings).toEqual([]);
     expect(targets.map((target) => `${target.productBuild} Java ${target.javaLevel}`)).toEqual([
       'IU-241.19416.15 Java 17',
-      'IU-242.26775.15 Java 17',
+      'IU-242.26775.15 Java 21',
       'IU-243.28141.18 Java 21',
     ]);
   });
@@ -65,14 +65,14 @@ describe('the built-in checks', () => {
     expect(kinds(findings)).toEqual(['problem class-file-too-new']);
     const [finding] = findings;
     expect(finding?.type).toBe('bytecode');
-    expect(finding?.builds).toEqual(['IU-241.19416.15', 'IU-242.26775.15']);
+    expect(finding?.builds).toEqual(['IU-241.19416.15']);
     expect(finding?.message).toContain('2 classes');
     expect(finding?.message).toContain('Java 21 (class file version 65)');
     expect(finding?.message).toContain('Java 17');
   });
 
   it('bytecode: reads real class files compiled by javac, in jars inside the zip’s lib/', async () => {
-    // The JDK here is 17: its class files (61) cannot load in 213-221 (Java 11), but load in 222 (Java 17).
+    // The JDK here is 17: its class files (61) cannot load in 213-222 (Java 11); 223 is the first on Java 17.
     const java17 = await compiledClass('Modern', 17);
     const java11 = await compiledClass('Steady', 11);
     const xml = pluginXml({ ideaVersion: '<idea-version since-build="213" until-build="222.*"/>' });
@@ -86,7 +86,7 @@ describe('the built-in checks', () => {
       version: { sinceBuild: '213', untilBuild: '222.*' },
     });
     expect(kinds(findings)).toEqual(['problem class-file-too-new']);
-    expect(findings[0]?.builds).toEqual(['IU-213.7172.25', 'IU-221.6008.13']);
+    expect(findings[0]?.builds).toEqual(['IU-213.7172.25', 'IU-221.6008.13', 'IU-222.4554.10']);
     expect(findings[0]?.message).toContain('Java 17 (class file version 61)');
     expect(findings[0]?.message).toContain("'rainbow/lib/modern.jar'");
     expect(findings[0]?.message).toContain('org.modern.Modern');

@@ -60,7 +60,7 @@ describe.each(DATABASE_KINDS)('the verification worker on %s', (kind) => {
     expect(verification?.status).toBe('problems');
     expect(verification?.results.map((result) => `${result.productBuild} ${result.status}`)).toEqual([
       'IU-241.19416.15 problems',
-      'IU-242.26775.15 problems',
+      'IU-242.26775.15 compatible',
       'IU-243.28141.18 compatible',
     ]);
     expect(verification?.findings.map((finding) => finding.kind)).toEqual(['class-file-too-new']);
