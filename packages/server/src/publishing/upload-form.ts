@@ -81,12 +81,21 @@ const MAX_FIELD_BYTES = 64 * 1024;
 
 /**
  * Reads a multipart upload form in arrival order: the `file` part is streamed to a temporary file (hashed,
- * cut off past `maxBytes`), the text fields are kept, each read by its content type (text, or JSON). Clients send the file before or after the fields
- * (`curl -F file=@x -F xmlId=y` sends it first), so nothing is decided until the whole form is read.
+ * cut off past `maxBytes`), the text fields are kept, each read by its content type (text, or JSON). Clients
+ * send the file before or after the fields (`curl -F file=@x -F xmlId=y` sends it first): fields sent first
+ * are shown to `beforeFile`, so a refusal comes before the archive is read; otherwise it comes after.
  */
 export async function readUploadForm(
   request: FastifyRequest,
-  options: { maxBytes: number; tempDir: string },
+  options: {
+    maxBytes: number;
+    tempDir: string;
+    /**
+     * Called with the fields that came before the file, as its part begins: an upload the uploader may not
+     * make is refused there (throw an UploadRefusal), before a byte of the archive is read or stored.
+     */
+    beforeFile?: (fields: FormFields) => Promise<void>;
+  },
 ): Promise<UploadForm> {
   if (!request.isMultipart()) {
     throw new UploadRefusal(400, 'Send the archive as multipart/form-data, in a part named "file".');
@@ -124,6 +133,7 @@ export async function readUploadForm(
           `"${fileName}" is not a plugin archive: upload the .zip or .jar your build produced.`,
         );
       }
+      await options.beforeFile?.(fields);
       const received = await receiveUpload(part.file, {
         maxBytes: options.maxBytes,
         tempDir: options.tempDir,

@@ -1,10 +1,35 @@
 import type { UploadedPluginBody, UploadedVersionBody } from '@marketplace/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../plugins/app/errors';
-import { readUploadForm, UploadRefusal, type UploadForm } from './upload-form';
-import { uploadNewPlugin, uploadVersion, type UploadEnvironment } from './upload-service';
+import { readUploadForm, UploadRefusal, type FormFields, type UploadForm } from './upload-form';
+import {
+  authorizeVersionUpload,
+  uploadNewPlugin,
+  uploadVersion,
+  type UploadEnvironment,
+} from './upload-service';
 
 const UPLOAD_RULE = { rule: 'signed-in', scope: 'upload' } as const;
+
+/**
+ * An update upload whose fields name its plugin before the file is decided there and then: someone who may
+ * not upload to that plugin is refused (403, or 409 when it is blocked) before the archive is read. A plugin
+ * not found by xml id is not refused early when no family was sent yet: the family may follow the file.
+ */
+async function refuseEarly(
+  env: UploadEnvironment,
+  fields: FormFields,
+  uploader: { userId: number; isAdmin: boolean },
+): Promise<void> {
+  if (fields.get('pluginId') === undefined && fields.get('xmlId') === undefined) return;
+  try {
+    await authorizeVersionUpload(env.db, fields, uploader);
+  } catch (error) {
+    const familyMayFollow = fields.get('pluginId') === undefined && fields.get('family') === undefined;
+    if (error instanceof UploadRefusal && error.statusCode === 404 && familyMayFollow) return;
+    throw error;
+  }
+}
 
 /**
  * The upload endpoints the vendor's Gradle tooling and REST client call (reference §3): a new version by
@@ -22,6 +47,11 @@ export async function uploadRoutes(
       form: UploadForm,
       uploader: { userId: number; isAdmin: boolean },
     ) => Promise<UploadedVersionBody | UploadedPluginBody>,
+    beforeFile?: (
+      env: UploadEnvironment,
+      fields: FormFields,
+      uploader: { userId: number; isAdmin: boolean },
+    ) => Promise<void>,
   ) {
     const viewer = request.viewer;
     if (viewer.kind !== 'user') throw new ApiError('unauthorized', 'Please sign in to do this.');
@@ -29,11 +59,13 @@ export async function uploadRoutes(
     let form: UploadForm | undefined;
     let outcome: { status: number; body: unknown };
     try {
-      form = await readUploadForm(request, { maxBytes: env.options.maxUploadBytes, tempDir: env.tempDir });
-      outcome = {
-        status: 200,
-        body: await run(env, form, { userId: viewer.user.id, isAdmin: viewer.isAdmin }),
-      };
+      const uploader = { userId: viewer.user.id, isAdmin: viewer.isAdmin };
+      form = await readUploadForm(request, {
+        maxBytes: env.options.maxUploadBytes,
+        tempDir: env.tempDir,
+        ...(beforeFile ? { beforeFile: (fields: FormFields) => beforeFile(env, fields, uploader) } : {}),
+      });
+      outcome = { status: 200, body: await run(env, form, uploader) };
     } catch (error) {
       if (!(error instanceof UploadRefusal)) throw error;
       // Refusals are the uploader's to fix, but they are logged so that no failure is silent.
@@ -42,6 +74,9 @@ export async function uploadRoutes(
         'upload refused',
       );
       outcome = { status: error.statusCode, body: error.body() };
+      // Refused before the whole body arrived (a refusal before the archive was read): closing the connection
+      // stops the client sending the rest, where keeping it alive would make the server read it all to discard.
+      if (!request.raw.complete) reply.header('connection', 'close');
     } finally {
       // Before answering: whoever reads the answer finds the temporary file already gone.
       await form?.dispose();
@@ -51,7 +86,7 @@ export async function uploadRoutes(
 
   for (const url of ['/api/updates/upload', '/plugin/uploadPlugin']) {
     app.post(url, { config: { auth: UPLOAD_RULE } }, (request, reply) =>
-      handle(request, reply, (env, form, uploader) => uploadVersion(env, form, uploader)),
+      handle(request, reply, (env, form, uploader) => uploadVersion(env, form, uploader), refuseEarly),
     );
   }
 

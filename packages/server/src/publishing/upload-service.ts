@@ -21,7 +21,7 @@ import { claimStoredFile, releaseClaim } from './file-claims';
 import type { PublishingOptions } from './options';
 import { loadPluginState, pluginManagers } from './plugin-access';
 import { sanitizeDocumentHtml } from './sanitize';
-import { formFlag, UploadRefusal, type UploadForm } from './upload-form';
+import { formFlag, UploadRefusal, type FormFields, type UploadForm } from './upload-form';
 
 export interface UploadEnvironment {
   db: Database;
@@ -190,10 +190,10 @@ function answer(
 }
 
 /** Finds the plugin an update is for: by numeric `pluginId`, or by `xmlId` (+ `family`, default intellij). */
-async function findTargetPlugin(db: Database, form: UploadForm): Promise<{ id: number; label: string }> {
-  const pluginIdText = form.fields.get('pluginId')?.trim();
-  const xmlId = form.fields.get('xmlId')?.trim();
-  const family = form.fields.get('family')?.trim() || 'intellij';
+async function findTargetPlugin(db: Database, fields: FormFields): Promise<{ id: number; label: string }> {
+  const pluginIdText = fields.get('pluginId')?.trim();
+  const xmlId = fields.get('xmlId')?.trim();
+  const family = fields.get('family')?.trim() || 'intellij';
   const notFound = (label: string) =>
     new UploadRefusal(
       404,
@@ -223,21 +223,24 @@ async function findTargetPlugin(db: Database, form: UploadForm): Promise<{ id: n
 }
 
 /**
- * A new version of an existing plugin (`POST /api/updates/upload`, `POST /plugin/uploadPlugin`). Only the
- * plugin's developers and administrators may upload; the version waits for an administrator's approval.
+ * Whether this uploader may add a version to the plugin the form names: its developers and administrators
+ * may, unless it is blocked or an administrator disallowed changes. Decided from the form's text fields
+ * alone, so the upload route can ask before the archive is read (see readUploadForm's `beforeFile`).
  */
-export async function uploadVersion(
-  env: UploadEnvironment,
-  form: UploadForm,
+export async function authorizeVersionUpload(
+  db: Database,
+  fields: FormFields,
   uploader: { userId: number; isAdmin: boolean },
-): Promise<UploadedVersionBody> {
-  const file = requireFile(form);
-  const target = await findTargetPlugin(env.db, form);
-  const managers = (await pluginManagers(env.db, target.id)) ?? [];
+): Promise<{
+  target: { id: number; label: string };
+  state: NonNullable<Awaited<ReturnType<typeof loadPluginState>>>;
+}> {
+  const target = await findTargetPlugin(db, fields);
+  const managers = (await pluginManagers(db, target.id)) ?? [];
   if (!uploader.isAdmin && !managers.includes(uploader.userId)) {
     throw new UploadRefusal(403, `Only the developers of plugin ${target.label} can upload its versions.`);
   }
-  const state = await loadPluginState(env.db, target.id);
+  const state = await loadPluginState(db, target.id);
   if (!state) throw new UploadRefusal(404, `Plugin ${target.label} does not exist.`);
   if (state.blockState === 'blocked') {
     throw new UploadRefusal(409, `Plugin ${target.label} is blocked, so no new versions can be uploaded.`);
@@ -248,6 +251,20 @@ export async function uploadVersion(
       `Changes to plugin ${target.label} are not allowed at the moment (access was disallowed by an administrator).`,
     );
   }
+  return { target, state };
+}
+
+/**
+ * A new version of an existing plugin (`POST /api/updates/upload`, `POST /plugin/uploadPlugin`). Only the
+ * plugin's developers and administrators may upload; the version waits for an administrator's approval.
+ */
+export async function uploadVersion(
+  env: UploadEnvironment,
+  form: UploadForm,
+  uploader: { userId: number; isAdmin: boolean },
+): Promise<UploadedVersionBody> {
+  const file = requireFile(form);
+  const { state } = await authorizeVersionUpload(env.db, form.fields, uploader);
   const channel = channelOf(form);
   const existing = await env.db
     .select({ version: pluginVersions.version })
@@ -275,7 +292,13 @@ export async function uploadVersion(
       pluginId: state.id,
       actorId: uploader.userId,
       action: 'upload-version',
-      details: { versionId: version.id, version: version.version, channel, fileHash: file.sha256 },
+      details: {
+        versionId: version.id,
+        version: version.version,
+        channel,
+        fileHash: file.sha256,
+        warnings: inspection.warnings,
+      },
     });
     return version;
   });
@@ -415,7 +438,13 @@ export async function uploadNewPlugin(
       pluginId: plugin.id,
       actorId: uploader.userId,
       action: 'create-plugin',
-      details: { versionId: version.id, version: version.version, family, xmlId: descriptor.id },
+      details: {
+        versionId: version.id,
+        version: version.version,
+        family,
+        xmlId: descriptor.id,
+        warnings: inspection.warnings,
+      },
     });
     return version;
   });

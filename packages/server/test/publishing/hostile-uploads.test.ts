@@ -1,4 +1,6 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -159,5 +161,74 @@ describe('an address in an uploaded plugin.xml that the link rule refuses', () =
     ].join('\n');
     expect(everything).toContain('com.example.scripted');
     expect(everything).not.toContain('javascript:');
+  });
+});
+
+describe('an upload to a plugin the uploader does not develop', () => {
+  let testApp: PublishingTestApp;
+  let port: number;
+  let strangerToken: string;
+  let pluginId: number;
+  beforeAll(async () => {
+    testApp = await buildPublishingTestApp({ maxUploadBytes: 400 * 1024 * 1024 });
+    const owner = await addUser(testApp.db, 'owner-of-guarded');
+    const stranger = await addUser(testApp.db, 'stranger');
+    pluginId = await insertPlugin(testApp.db, { xmlId: 'com.example.guarded', ownerId: owner.id });
+    strangerToken = await permanentToken(testApp.db, stranger.id, ['upload']);
+    await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (testApp.app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => testApp?.close());
+
+  it('is refused with 403 as soon as the plugin id has arrived, before the archive is read', async () => {
+    const boundary = 'early-refusal-boundary';
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="pluginId"\r\n\r\n${pluginId}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.zip"\r\n` +
+        'Content-Type: application/octet-stream\r\n\r\n',
+    );
+    const archiveBytes = 300 * 1024 * 1024;
+    const chunk = Buffer.alloc(256 * 1024, 7);
+    let sent = 0;
+    const answer = await new Promise<{ status: number; body: string; sentWhenAnswered: number }>(
+      (resolve, reject) => {
+        const request = httpRequest({
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/updates/upload',
+          headers: {
+            authorization: `Bearer ${strangerToken}`,
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+            'content-length': String(head.length + archiveBytes + `\r\n--${boundary}--\r\n`.length),
+          },
+        });
+        request.on('response', (response) => {
+          const sentWhenAnswered = sent;
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (text: string) => (body += text));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body, sentWhenAnswered }));
+        });
+        // Once refused, the server closes the connection: writes after that fail, as they should.
+        request.on('error', (error) => (sent > head.length ? undefined : reject(error)));
+        const pump = () => {
+          while (sent < head.length + archiveBytes && !request.destroyed) {
+            const ok = request.write(sent === 0 ? head : chunk);
+            sent += sent === 0 ? head.length : chunk.length;
+            if (!ok) return void request.once('drain', pump);
+          }
+        };
+        pump();
+      },
+    );
+    expect(answer.status).toBe(403);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      message: `Only the developers of plugin ${pluginId} can upload its versions.`,
+    });
+    // The answer came while most of the 300 MB were still unsent (socket buffers hold a few MB at most).
+    expect(answer.sentWhenAnswered).toBeLessThan(64 * 1024 * 1024);
+    expect(await storedHashes(testApp.fileStore)).toEqual([]);
+    expect(await readdir(uploadTempDirectory(testApp.dataDir))).toEqual([]);
   });
 });
