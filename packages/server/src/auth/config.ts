@@ -37,6 +37,8 @@ export interface AuthConfig {
     loginPerMinute: number;
     /** Writes (POST, PUT, PATCH, DELETE) per signed-in user (or per IP address for guests) per minute. */
     writesPerMinute: number;
+    /** Requests refused for an unknown, revoked, expired or forged token, per IP address per minute. */
+    failedTokensPerMinute: number;
   };
 }
 
@@ -139,6 +141,7 @@ export function authConfigFromEnv(
     rateLimits: {
       loginPerMinute: positiveInteger('LOGIN_RATE_LIMIT', env.LOGIN_RATE_LIMIT, 10),
       writesPerMinute: positiveInteger('WRITE_RATE_LIMIT', env.WRITE_RATE_LIMIT, 120),
+      failedTokensPerMinute: positiveInteger('TOKEN_FAILURE_RATE_LIMIT', env.TOKEN_FAILURE_RATE_LIMIT, 30),
     },
   };
 }

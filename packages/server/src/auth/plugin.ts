@@ -136,6 +136,31 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions) {
     },
   });
 
+  // Guessing tokens costs a lookup each: failures are counted per address, whatever the route and whether or
+  // not it limits writes, and past the limit the answer is 429 instead of 401.
+  const limitFailedTokens = app.createRateLimit({
+    max: config.rateLimits.failedTokensPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `token-failure:ip:${request.ip}`,
+  });
+
+  async function viewerOrRefusal(request: FastifyRequest, reply: FastifyReply): Promise<Viewer> {
+    try {
+      return await viewerFor(request, reply);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.statusCode !== 401) throw error;
+      const result = await limitFailedTokens(request);
+      if (result.isAllowed || !result.isExceeded) throw error;
+      request.log.warn({ ip: request.ip }, 'too many refused tokens from one address');
+      reply.removeHeader('www-authenticate');
+      reply.header('retry-after', String(result.ttlInSeconds));
+      throw new ApiError(
+        'tooManyRequests',
+        `Too many requests with a token that is not valid. Please wait ${result.ttlInSeconds} seconds and try again.`,
+      );
+    }
+  }
+
   async function viewerFor(request: FastifyRequest, reply: FastifyReply): Promise<Viewer> {
     const header = request.headers.authorization;
     if (header === undefined || header === '') return GUEST_VIEWER;
@@ -183,7 +208,7 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions) {
 
   app.addHook('onRequest', async (request, reply) => {
     const routeConfig = request.routeOptions.config;
-    request.viewer = routeConfig.ownAuthorization ? GUEST_VIEWER : await viewerFor(request, reply);
+    request.viewer = routeConfig.ownAuthorization ? GUEST_VIEWER : await viewerOrRefusal(request, reply);
     const refusal = await refusalFor(request, routeConfig.auth);
     if (refusal) {
       if (refusal.status === 401) reply.header('www-authenticate', 'Bearer');

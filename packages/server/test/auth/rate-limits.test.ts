@@ -136,3 +136,56 @@ describe('with REDIS_URL, several server processes share the limits', () => {
     expect(refused.headers['retry-after']).toBeDefined();
   });
 });
+
+describe('the limit on refused tokens', () => {
+  let testApp: AuthTestApp;
+  let authorization: string;
+
+  beforeAll(async () => {
+    testApp = await buildAuthTestApp({ env: { TOKEN_FAILURE_RATE_LIMIT: '3' }, routes: writeRoutes });
+    authorization = `Bearer ${await accessTokenFor(testApp, (await addUser(testApp, 'token-owner')).id)}`;
+  }, 60_000);
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('answers 429 to an address that keeps sending unknown or forged tokens, reads and writes alike', async () => {
+    const guesses = [
+      { method: 'GET' as const, url: '/api/users/me', token: 'perm:not-a-token-anyone-was-given' },
+      { method: 'POST' as const, url: '/t/write', token: 'forged.jwt.value' },
+      { method: 'GET' as const, url: '/api/users/me', token: 'perm:another-guess' },
+    ];
+    for (const guess of guesses) {
+      const refused = await testApp.app.inject({
+        method: guess.method,
+        url: guess.url,
+        headers: { authorization: `Bearer ${guess.token}` },
+        ...(guess.method === 'POST' ? { payload: {} } : {}),
+      });
+      expect(refused.statusCode).toBe(401);
+    }
+    const limited = await testApp.app.inject({
+      url: '/api/users/me',
+      headers: { authorization: 'Bearer perm:yet-another-guess' },
+    });
+    expect(limited.statusCode).toBe(429);
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(limited.json()).toEqual({
+      type: 'warning',
+      message: `Too many requests with a token that is not valid. Please wait ${retryAfter} seconds and try again.`,
+    });
+    // Only failures count: a valid token from the same address is still served.
+    expect((await testApp.app.inject({ url: '/api/users/me', headers: { authorization } })).statusCode).toBe(
+      200,
+    );
+    // Another address is not affected.
+    const elsewhere = await testApp.app.inject({
+      url: '/api/users/me',
+      remoteAddress: '192.0.2.44',
+      headers: { authorization: 'Bearer perm:a-first-guess' },
+    });
+    expect(elsewhere.statusCode).toBe(401);
+  });
+});
