@@ -124,6 +124,12 @@ describe('custom pages and webhelp in Chromium', () => {
       await page.waitForURL((url) => url.pathname.endsWith('/custom-pages'));
       await page.getByRole('link', { name: 'Getting started' }).first().click();
       await page.waitForURL((url) => url.pathname.endsWith('/custom-pages/getting-started'));
+      // On the page's own URL the tab stays highlighted.
+      const tab = page
+        .getByRole('navigation', { name: /sections$/ })
+        .getByRole('link', { name: 'Custom pages', exact: true });
+      expect(await tab.getAttribute('aria-current')).toBe('page');
+      expect(await tab.getAttribute('class')).toMatch(/\bactive\b/);
       const toc = page.getByRole('navigation', { name: 'Table of contents' });
       await toc.getByRole('link', { name: 'Install' }).waitFor(POLL);
       await toc.getByRole('link', { name: 'Configure' }).click();
@@ -150,6 +156,83 @@ describe('custom pages and webhelp in Chromium', () => {
     }
   });
 
+  it('keeps visitors on the published page while the vendor edits, previews and publishes a draft', async () => {
+    const pageUrl = `${server.origin}/plugin/${pluginId}/custom-pages/getting-started`;
+    const visitor = await openPage(browser);
+    const vendor = await openPage(browser);
+    try {
+      const reader = visitor.page;
+      const page = vendor.page;
+      page.on('dialog', (dialog) => void dialog.accept());
+      await page.goto(`${server.origin}/dashboard/plugin/${pluginId}/custom-pages`);
+      await signIn(page, 'developer', server.passwords.developer);
+      await page
+        .getByRole('list', { name: 'Pages' })
+        .getByRole('button', { name: 'Getting started', exact: true })
+        .click();
+      const markdown = page.getByRole('textbox', { name: 'Markdown' });
+      await markdown.waitFor(POLL);
+
+      // An image uploaded by mistake is deleted from the editor, and from the Markdown.
+      await page.getByLabel('Add an image (PNG, JPEG, GIF or WebP)').setInputFiles({
+        name: 'mistake.png',
+        mimeType: 'image/png',
+        buffer: Buffer.concat([PNG, Buffer.from('x')]),
+      });
+      await page.getByRole('button', { name: 'Delete image mistake.png' }).click();
+      await page.getByText('Image deleted').first().waitFor(POLL);
+      await page
+        .getByRole('button', { name: 'Delete image mistake.png' })
+        .waitFor({ state: 'detached', ...POLL });
+      expect(await markdown.inputValue()).not.toContain('![mistake]');
+
+      await markdown.fill(`${await markdown.inputValue()}\n## Troubleshooting\n\nRestart the IDE.\n`);
+      const preview = page.getByRole('region', { name: 'Preview' });
+      await preview.getByRole('heading', { name: 'Troubleshooting' }).waitFor(POLL);
+      await page.getByRole('button', { name: 'Save draft', exact: true }).click();
+      await page.getByRole('status', { name: 'Draft' }).waitFor(POLL);
+      await page.getByText('Unpublished changes').first().waitFor(POLL);
+      // The saved draft is what the editor shows and previews again.
+      await page
+        .getByRole('region', { name: 'Preview' })
+        .getByRole('heading', { name: 'Troubleshooting' })
+        .waitFor(POLL);
+
+      // Visitors still read the published version.
+      await reader.goto(pageUrl);
+      await reader.getByRole('heading', { name: 'Configure' }).waitFor(POLL);
+      expect(await reader.getByRole('heading', { name: 'Troubleshooting' }).count()).toBe(0);
+
+      await page.getByRole('button', { name: 'Publish changes', exact: true }).click();
+      await page.getByText('Changes published').first().waitFor(POLL);
+      await page.getByRole('status', { name: 'Draft' }).waitFor({ state: 'detached', ...POLL });
+
+      await reader.reload();
+      await reader.getByRole('heading', { name: 'Troubleshooting' }).waitFor(POLL);
+      await reader
+        .getByRole('navigation', { name: 'Table of contents' })
+        .getByRole('link', { name: 'Troubleshooting' })
+        .waitFor(POLL);
+
+      // A draft can be thrown away: visitors never see it.
+      await markdown.fill(`${await markdown.inputValue()}\n## Abandoned\n`);
+      await page.getByRole('button', { name: 'Save draft', exact: true }).click();
+      await page.getByRole('status', { name: 'Draft' }).waitFor(POLL);
+      await page.getByRole('button', { name: 'Discard changes', exact: true }).click();
+      await page.getByText('Changes discarded').first().waitFor(POLL);
+      await page.getByRole('status', { name: 'Draft' }).waitFor({ state: 'detached', ...POLL });
+      expect(await markdown.inputValue()).not.toContain('Abandoned');
+      await reader.reload();
+      await reader.getByRole('heading', { name: 'Troubleshooting' }).waitFor(POLL);
+      expect(await reader.getByRole('heading', { name: 'Abandoned' }).count()).toBe(0);
+      expect(vendor.errors).toEqual([]);
+      expect(visitor.errors).toEqual([]);
+    } finally {
+      await vendor.context.close();
+      await visitor.context.close();
+    }
+  });
+
   it('serves a webhelp zip whose script gets none of the marketplace’s cookies, storage or API', async () => {
     const headers = { authorization: `Bearer ${token}` };
     const base = `${server.origin}/api/plugins/${pluginId}/custom-pages`;
@@ -168,6 +251,36 @@ describe('custom pages and webhelp in Chromium', () => {
     );
     const uploaded = await fetch(`${base}/${id}/webhelp`, { method: 'PUT', headers, body: form });
     expect(uploaded.status, await uploaded.clone().text()).toBe(200);
+
+    // Before publishing, the vendor previews it: the same sandbox, and nobody else gets in.
+    expect((await fetch(`${server.origin}/webhelp/${pluginId}/manual/`)).status).toBe(404);
+    const minted = await fetch(`${base}/${id}/webhelp/preview`, { method: 'POST', headers });
+    expect(minted.status).toBe(200);
+    const { url: previewUrl } = (await minted.json()) as { url: string };
+    const previewer = await openPage(browser);
+    try {
+      await previewer.context.addCookies([
+        { name: 'mp_secret', value: 'top-secret-cookie', url: server.origin, sameSite: 'Lax' },
+      ]);
+      await previewer.page.goto(new URL(previewUrl, server.origin).href);
+      await previewer.page.waitForFunction(
+        () => document.getElementById('result')?.textContent !== 'pending',
+        undefined,
+        POLL,
+      );
+      const report = JSON.parse(await previewer.page.locator('#result').innerText()) as Record<
+        string,
+        string
+      >;
+      expect(report.origin).toBe('null');
+      expect(report.cookie).toMatch(/^blocked: SecurityError$/);
+      expect(report.me).toMatch(/^blocked: TypeError$/);
+    } finally {
+      await previewer.context.close();
+    }
+    const stranger = await fetch(`${server.origin}/webhelp/preview/${'A'.repeat(43)}/`);
+    expect(stranger.status).toBe(404);
+
     const published = await fetch(`${base}/${id}/publish`, { method: 'POST', headers });
     expect(published.status).toBe(200);
 

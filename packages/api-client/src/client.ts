@@ -10,6 +10,9 @@ import { ExceptionsClient } from './exceptions';
 import { PagesClient } from './pages';
 import { InsightClient } from './insight';
 import { VerificationClient } from './verification';
+import { PerformanceClient } from './admin-performance';
+import { FeaturesClient } from './admin-features';
+import { ConsentClient } from './consent';
 import type { PageRelation } from './link-header';
 import { apiPaths } from './paths';
 import { buildQuery, type QueryParameters } from './query';
@@ -64,6 +67,8 @@ import type {
   UserPluginsInput,
 } from './types';
 import { uploadForm, type UploadOptions, type UploadOutcome, type UploadProgress } from './upload';
+import { AdminUsersClient } from './admin-users';
+import { ModerationClient } from './moderation';
 
 function statisticsDay(name: string, day: StatisticsDay): string {
   if (typeof day === 'string') return day;
@@ -87,8 +92,18 @@ export class ApiClient {
   readonly exceptions: ExceptionsClient;
   /** Verification of versions against the IDE builds they claim (the item's people and administrators). */
   readonly verification: VerificationClient;
+  /** Administrators: performance figures and the caches of the server (flush, reload). */
+  readonly performance: PerformanceClient;
+  /** Feature flags: administrators manage them; anyone reads those that apply to them (`mine`). */
+  readonly features: FeaturesClient;
+  /** The visitor's choice about optional cookies and analytics (these calls send the origin's cookies). */
+  readonly consent: ConsentClient;
   /** Custom pages and webhelp (the item's people write them; anyone reads the published ones). `pages` is pagination. */
   readonly customPages: PagesClient;
+  /** Users of the admin area (list, ban, roles) and the developers type-ahead. */
+  readonly users: AdminUsersClient;
+  /** Moderation: an item's admin view and actions, reports, the audit log, upload details. */
+  readonly moderation: ModerationClient;
 
   constructor(options: ApiClientOptions) {
     this.transport = new ApiTransport(options);
@@ -96,7 +111,12 @@ export class ApiClient {
     this.insight = new InsightClient(this.transport);
     this.exceptions = new ExceptionsClient(this.transport);
     this.verification = new VerificationClient(this.transport);
+    this.performance = new PerformanceClient(this.transport);
+    this.features = new FeaturesClient(this.transport);
+    this.consent = new ConsentClient(this.transport);
     this.customPages = new PagesClient(this.transport);
+    this.users = new AdminUsersClient(this.transport);
+    this.moderation = new ModerationClient(this.transport);
   }
 
   /** The base URL every path is appended to, without a trailing slash. */

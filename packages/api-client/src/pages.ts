@@ -2,18 +2,23 @@ import type {
   ArrangeCustomPagesBody,
   CreateCustomPageBody,
   CustomPageBody,
+  CustomPageDraftBody,
   CustomPageImageBody,
   CustomPageSummary,
   PublishedPageBody,
   PublishedPageListBody,
   RenderedPageBody,
   UpdateCustomPageBody,
+  WebhelpPreviewBody,
 } from '@marketplace/api-contract';
 import { pathId } from './paths';
 import type { ApiTransport, CallOptions } from './transport';
 
 /** A page as its people edit it: Markdown, rendered HTML, images, table of contents. */
 export type CustomPage = CustomPageBody;
+/** The saved but unpublished changes of a published page. */
+export type CustomPageDraft = CustomPageDraftBody;
+export type WebhelpPreview = WebhelpPreviewBody;
 export type CustomPageListItem = CustomPageSummary;
 export type NewCustomPage = CreateCustomPageBody;
 export type CustomPageChanges = UpdateCustomPageBody;
@@ -32,7 +37,11 @@ export const pagePaths = {
   order: (pluginId: number) => `${pagePaths.pages(pluginId)}/order`,
   publish: (pluginId: number, pageId: number) => `${pagePaths.page(pluginId, pageId)}/publish`,
   unpublish: (pluginId: number, pageId: number) => `${pagePaths.page(pluginId, pageId)}/unpublish`,
+  draft: (pluginId: number, pageId: number) => `${pagePaths.page(pluginId, pageId)}/draft`,
   images: (pluginId: number, pageId: number) => `${pagePaths.page(pluginId, pageId)}/images`,
+  image: (pluginId: number, pageId: number, imageId: number) =>
+    `${pagePaths.images(pluginId, pageId)}/${pathId('Image id', imageId)}`,
+  webhelpPreview: (pluginId: number, pageId: number) => `${pagePaths.page(pluginId, pageId)}/webhelp/preview`,
   webhelp: (pluginId: number, pageId: number) => `${pagePaths.page(pluginId, pageId)}/webhelp`,
   published: (pluginId: number) => `${pagePaths.pages(pluginId)}/published`,
   publishedPage: (pluginId: number, url: string) =>
@@ -130,6 +139,11 @@ export class PagesClient {
     });
   }
 
+  /** Drops the draft of a published page (visitors' version stays); answers the page. */
+  discardDraft(pluginId: number, pageId: number, options: CallOptions = {}): Promise<CustomPage> {
+    return this.transport.sendJson({ ...options, method: 'DELETE', path: pagePaths.draft(pluginId, pageId) });
+  }
+
   /** Renders Markdown as the published page will show it (sanitised HTML and table of contents). */
   preview(
     pluginId: number,
@@ -160,7 +174,35 @@ export class PagesClient {
     });
   }
 
-  /** Uploads (or replaces) the webhelp zip of a webhelp page. */
+  /** The images uploaded into a page, oldest first. */
+  listImages(pluginId: number, pageId: number, options: CallOptions = {}): Promise<CustomPageImage[]> {
+    return this.transport.sendJson({ ...options, method: 'GET', path: pagePaths.images(pluginId, pageId) });
+  }
+
+  /** Deletes an image of a page (refused with 409 while the published version shows it). */
+  async removeImage(
+    pluginId: number,
+    pageId: number,
+    imageId: number,
+    options: CallOptions = {},
+  ): Promise<void> {
+    await this.transport.send({
+      ...options,
+      method: 'DELETE',
+      path: pagePaths.image(pluginId, pageId, imageId),
+    });
+  }
+
+  /** A short-lived address where the item's people see the webhelp as it would be published. */
+  previewWebhelp(pluginId: number, pageId: number, options: CallOptions = {}): Promise<WebhelpPreview> {
+    return this.transport.sendJson({
+      ...options,
+      method: 'POST',
+      path: pagePaths.webhelpPreview(pluginId, pageId),
+    });
+  }
+
+  /** Uploads (or replaces) the webhelp zip of a webhelp page; on a published one, into its draft. */
   uploadWebhelp(
     pluginId: number,
     pageId: number,

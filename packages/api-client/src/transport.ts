@@ -38,6 +38,11 @@ export interface ApiRequest extends CallOptions {
   form?: FormData;
   /** The call needs the signed-in user: the token goes along even when credentials are omitted (spec §6). */
   forceAuthorization?: boolean;
+  /**
+   * The call reads or writes a cookie of the marketplace's own origin (only the visitor's consent does), so
+   * the browser's cookies go along: same-origin only, never to another origin.
+   */
+  sendCookies?: boolean;
 }
 
 interface AnswerBase {
@@ -153,8 +158,9 @@ export class ApiTransport {
     const init: RequestInit = { method: request.method, headers };
     if (body !== undefined) init.body = body;
     if (request.signal) init.signal = request.signal;
-    // Tokens travel in the header; cookies of the marketplace's origin are not this client's business.
-    init.credentials = 'omit';
+    // Tokens travel in the header; cookies of the marketplace's origin are not this client's business
+    // (but for the consent cookie, which is the visitor's choice itself).
+    init.credentials = request.sendCookies ? 'same-origin' : 'omit';
 
     const response = await this.guard(call, request.signal, () => this.fetch(url, init));
     const bodyText = await this.guard(call, request.signal, () => response.text());

@@ -16,3 +16,8 @@ export * from './insight';
 export * from './insight-exceptions';
 export * from './pages';
 export * from './verification';
+export * from './admin-scheduler';
+export * from './admin-features';
+export * from './consent';
+export * from './admin-users';
+export * from './admin-performance';

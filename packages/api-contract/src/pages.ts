@@ -59,10 +59,34 @@ export const CustomPageSummarySchema = Type.Object({
   publishedAt: Nullable(Timestamp),
   /** Webhelp pages with an uploaded zip: where the site is served (absolute when WEBHELP_ORIGIN is set). */
   webhelpUrl: Nullable(Type.String()),
+  /** A published page with changes saved but not yet published (see `draft` on the page). */
+  hasDraft: Type.Boolean(),
 });
 export type CustomPageSummary = Static<typeof CustomPageSummarySchema>;
 
-/** A page as its people edit it. */
+/**
+ * The unpublished changes of a published page: saved by `PUT .../{pageId}` once the page is published, shown
+ * to its people only, until `POST .../{pageId}/publish` makes them the page or `DELETE .../{pageId}/draft`
+ * drops them. Parent and order are not drafted: they change the tree at once.
+ */
+export const CustomPageDraftSchema = Type.Object({
+  name: Type.String(),
+  url: Type.String(),
+  originalContent: Type.String({ description: 'The Markdown as written' }),
+  content: Type.String({ description: 'The sanitised HTML rendered from it' }),
+  generateToc: Type.Boolean(),
+  toc: Type.Array(TocEntrySchema),
+  /** Files of a new webhelp zip waiting to be published (0: the published files stay). */
+  webhelpFiles: Type.Integer({ minimum: 0 }),
+  updatedAt: Timestamp,
+});
+export type CustomPageDraftBody = Static<typeof CustomPageDraftSchema>;
+
+/**
+ * A page as its people edit it: the spec's fields (§3) as visitors see them, and `draft`, the changes saved
+ * but not yet published (null when there are none; always null for a page that was never published, whose
+ * changes apply to the page itself).
+ */
 export const CustomPageSchema = Type.Object({
   ...CustomPageSummarySchema.properties,
   originalContent: Type.String({ description: 'The Markdown as written' }),
@@ -70,6 +94,7 @@ export const CustomPageSchema = Type.Object({
   images: Type.Array(Type.String(), { description: 'URLs of the images uploaded into the page' }),
   toc: Type.Array(TocEntrySchema, { description: 'The table of contents (empty unless generateToc)' }),
   webhelpFiles: Type.Integer({ minimum: 0, description: 'Files of the uploaded webhelp (0: none)' }),
+  draft: Nullable(CustomPageDraftSchema),
 });
 export type CustomPageBody = Static<typeof CustomPageSchema>;
 
@@ -124,6 +149,19 @@ export const CustomPageImageSchema = Type.Object({
   size: Type.Integer({ minimum: 0 }),
 });
 export type CustomPageImageBody = Static<typeof CustomPageImageSchema>;
+
+export const CustomPageImageListSchema = Type.Array(CustomPageImageSchema);
+
+/**
+ * POST /api/plugins/{id}/custom-pages/{pageId}/webhelp/preview: a short-lived address where the item's people
+ * see the webhelp as it would be published (its draft zip, else its uploaded one), sandboxed like the
+ * published one. The address is the credential (a browser opens it without the API token): do not share it.
+ */
+export const WebhelpPreviewSchema = Type.Object({
+  url: Type.String({ description: 'Absolute when WEBHELP_ORIGIN is set' }),
+  expiresAt: Timestamp,
+});
+export type WebhelpPreviewBody = Static<typeof WebhelpPreviewSchema>;
 
 /** A published page as visitors read it. */
 export const PublishedPageSchema = Type.Object({

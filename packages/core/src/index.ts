@@ -14,3 +14,5 @@ export * from './commerce';
 export * from './insight';
 export * from './pages';
 export * from './verification';
+export * from './features';
+export * from './consent';

@@ -8,7 +8,8 @@
  * Options: --plugins N (PostgreSQL, default 50000), --pglite-plugins N (default 50000), --engines
  * postgres,pglite, --connections 1,32, --duration S (per measurement, default 10), --reseed,
  * --postgres-url URL (an existing database to create the benchmark database from), --data-dir DIR,
- * --only feed (the IDE feed against its static baseline, nothing else).
+ * --only feed (the IDE feed against its static baseline, nothing else), --only search (searchPlugins rotating
+ * and repeated, nothing else: the figure `PERFORMANCE_METRICS=false` is compared with, src/admin/README.md).
  *
  * The feed is asked for as the IDE asks (Accept-Encoding: gzip); its static baseline serves the very bytes
  * the server sent, gzip-encoded, from a plain node:http server. Both are loaded with node:http clients that
@@ -65,8 +66,9 @@ const connectionCounts = args.connections
   .map((text) => positiveInteger('connections', text.trim()));
 const engines = args.engines.split(',').map((text) => text.trim());
 const feedOnly = args.only === 'feed';
-if (args.only !== '' && !feedOnly) {
-  console.error(`--only takes feed, got "${args.only}".`);
+const searchOnly = args.only === 'search';
+if (args.only !== '' && !feedOnly && !searchOnly) {
+  console.error(`--only takes feed or search, got "${args.only}".`);
   process.exit(2);
 }
 for (const engine of engines) {
@@ -378,31 +380,43 @@ async function benchmarkEngine(engine: string, database: SeededDatabase, count: 
   );
   const uncached = await startApiServer(database, 0);
   try {
-    const feedStarted = performance.now();
-    await warmUp(uncached.origin, FEED_PATHS, IDE_HEADERS);
-    log(`  the first feed answered after ${((performance.now() - feedStarted) / 1000).toFixed(1)} s`);
-    await sampleMemory(uncached.pid, () =>
-      measure(engine, FEED_SCENARIO, uncached.origin, FEED_PATHS, IDE_HEADERS, runStreamingLoad),
-    );
-    // The feed keeps whole answers until the catalogue changes: measure it changing too (PostgreSQL only,
-    // where another client can write while the server runs).
-    if (database.databaseUrl) {
-      const databaseUrl = database.databaseUrl;
-      await sampleMemory(uncached.pid, () =>
-        whileDownloadsCount(databaseUrl, () =>
-          measure(engine, FEED_CHANGING_SCENARIO, uncached.origin, FEED_PATHS, IDE_HEADERS, runStreamingLoad),
-        ),
-      );
-    }
-    if (!feedOnly) {
-      const plugins = await pluginPaths(uncached.origin);
-      await warmUp(uncached.origin, [...searches, ...plugins.slice(0, 50)]);
+    if (searchOnly) {
+      await warmUp(uncached.origin, searches);
       await measure(engine, 'searchPlugins, rotating queries', uncached.origin, searches);
-      // Each connection count gets words of its own, so none was seen by an earlier measurement.
-      await measure(engine, 'searchPlugins, unseen word, no match', uncached.origin, (connections) =>
-        unseenWordPaths(connections * 1_000_000, 200_000),
+    } else {
+      const feedStarted = performance.now();
+      await warmUp(uncached.origin, FEED_PATHS, IDE_HEADERS);
+      log(`  the first feed answered after ${((performance.now() - feedStarted) / 1000).toFixed(1)} s`);
+      await sampleMemory(uncached.pid, () =>
+        measure(engine, FEED_SCENARIO, uncached.origin, FEED_PATHS, IDE_HEADERS, runStreamingLoad),
       );
-      await measure(engine, 'plugins/{id}, rotating ids', uncached.origin, plugins);
+      // The feed keeps whole answers until the catalogue changes: measure it changing too (PostgreSQL only,
+      // where another client can write while the server runs).
+      if (database.databaseUrl) {
+        const databaseUrl = database.databaseUrl;
+        await sampleMemory(uncached.pid, () =>
+          whileDownloadsCount(databaseUrl, () =>
+            measure(
+              engine,
+              FEED_CHANGING_SCENARIO,
+              uncached.origin,
+              FEED_PATHS,
+              IDE_HEADERS,
+              runStreamingLoad,
+            ),
+          ),
+        );
+      }
+      if (!feedOnly) {
+        const plugins = await pluginPaths(uncached.origin);
+        await warmUp(uncached.origin, [...searches, ...plugins.slice(0, 50)]);
+        await measure(engine, 'searchPlugins, rotating queries', uncached.origin, searches);
+        // Each connection count gets words of its own, so none was seen by an earlier measurement.
+        await measure(engine, 'searchPlugins, unseen word, no match', uncached.origin, (connections) =>
+          unseenWordPaths(connections * 1_000_000, 200_000),
+        );
+        await measure(engine, 'plugins/{id}, rotating ids', uncached.origin, plugins);
+      }
     }
   } finally {
     await uncached.stop();
@@ -413,7 +427,7 @@ async function benchmarkEngine(engine: string, database: SeededDatabase, count: 
   try {
     await warmUp(cached.origin, Object.values(REPEATED));
     await measure(engine, 'searchPlugins, repeated', cached.origin, [REPEATED.search]);
-    await measure(engine, 'plugins/{id}, repeated', cached.origin, [REPEATED.plugin]);
+    if (!searchOnly) await measure(engine, 'plugins/{id}, repeated', cached.origin, [REPEATED.plugin]);
   } finally {
     await cached.stop();
   }

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import admin from './admin';
+import { featureFlags } from './admin/features';
 import { authPlugin } from './auth/plugin';
 import commerce from './commerce';
 import type { Config } from './config';
@@ -8,6 +9,8 @@ import type { DatabaseConnection } from './db/client';
 import type { FileStore } from './storage';
 import { AnswerCache } from './plugins/app/answer-cache';
 import caching from './plugins/app/caching';
+import performanceFigures from './plugins/app/performance';
+import { ANSWER_CACHE_ROUTE, PerformanceMetrics } from './admin/performance/metrics';
 import catalogueSearch from './plugins/app/catalogue-search';
 import errorHandling from './plugins/app/errors';
 import insight, { insightRecording } from './insight';
@@ -42,11 +45,19 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   const isLoggerInstance =
     typeof loggerOption === 'object' && loggerOption !== null && 'child' in loggerOption;
   const answers = new AnswerCache(config.responseCacheMs, config.cacheMaxAgeSeconds);
+  const metrics = new PerformanceMetrics(config.performance);
   const app = Fastify({
     // A kept public answer is sent by the HTTP server itself, before routing, hooks and serialization.
     serverFactory: (handler) => {
       const server = createServer((request, response) => {
-        if (!answers.enabled || !answers.serveRaw(request, response)) handler(request, response);
+        if (!answers.enabled) return handler(request, response);
+        // Replayed answers are counted too: two clock reads and a few array writes when collection is on.
+        const started = metrics.enabled ? performance.now() : 0;
+        if (!answers.serveRaw(request, response)) return handler(request, response);
+        if (metrics.enabled) {
+          const route = answers.lastRoute ?? ANSWER_CACHE_ROUTE;
+          metrics.recordRequest('GET', route, response.statusCode, performance.now() - started);
+        }
       });
       // Fastify sets its 72 s keep-alive only on servers it creates: with Node's 5 s, a client reusing an
       // idle connection could meet the server closing it ("other side closed").
@@ -64,6 +75,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   });
 
   await app.register(errorHandling);
+  await app.register(performanceFigures, { metrics, database: dependencies.database });
   // Before the answer cache: its kept HTML answers are replayed with the headers this adds.
   await app.register(htmlSecurityHeaders, { auth: config.auth });
   // CORS first: its onRequest hook must also run for answers the caching plugin replays.
@@ -73,6 +85,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   await app.register(services, dependencies);
   await app.register(catalogueSearch);
   await app.register(insightRecording);
+  // Feature flags before the routes: any part may read them (app.features.isOn).
+  await app.register(featureFlags);
   // Sign-in resolves request.viewer and checks every route's declared rule: it must precede the routes.
   await app.register(authPlugin, { database: dependencies.database, config: config.auth });
   await app.register(openApi, { publicUrl: config.publicUrl });

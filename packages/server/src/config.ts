@@ -1,4 +1,10 @@
-import { CURRENCIES, currencyOf, DEFAULT_CURRENCY_CODE, type Currency } from '@marketplace/core';
+import {
+  CURRENCIES,
+  currencyOf,
+  DEFAULT_CURRENCY_CODE,
+  type ConsentRequirement,
+  type Currency,
+} from '@marketplace/core';
 import { resolve } from 'node:path';
 import { AuthConfigError, authConfigFromEnv, type AuthConfig } from './auth/config';
 
@@ -39,6 +45,8 @@ export interface Config {
   commerce: CommerceConfig;
   /** Statistics and the exception analyzer (src/insight). */
   insight: InsightConfig;
+  /** Performance figures and /metrics (src/admin/performance). */
+  performance: PerformanceConfig;
 }
 
 export interface InsightConfig {
@@ -54,6 +62,24 @@ export interface InsightConfig {
    * default 13); older months are dropped, their daily roll-ups stay.
    */
   keepEventMonths: number;
+  /**
+   * Whose downloads and update checks need the visitor's consent before a visitor hash is made
+   * (CONSENT_REQUIRED: false/none, the default, where only a decline stops it; browsers; true/all, the IDE's
+   * own requests included, which carry no cookie and so are never hashed). See src/admin/README.md, Consent.
+   */
+  consentRequired: ConsentRequirement;
+}
+
+export interface PerformanceConfig {
+  /** Whether request and query figures are collected from start (PERFORMANCE_METRICS, default true). */
+  enabled: boolean;
+  /** Queries at least this slow are listed with their normalised text (SLOW_QUERY_MS, default 100). */
+  slowQueryMs: number;
+  /**
+   * The bearer token a scraper of /metrics sends (METRICS_TOKEN). Without one, /metrics answers only
+   * requests from the server's own machine (loopback).
+   */
+  metricsToken: string | undefined;
 }
 
 export interface CommerceConfig {
@@ -125,6 +151,14 @@ function parsePublicUrl(raw: string | undefined, fallback: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
+function parseConsentRequirement(raw: string | undefined): ConsentRequirement {
+  const value = raw?.trim().toLowerCase() ?? '';
+  if (['', 'false', 'no', 'off', '0', 'none'].includes(value)) return 'none';
+  if (['true', 'yes', 'on', '1', 'all'].includes(value)) return 'all';
+  if (value === 'browsers') return 'browsers';
+  throw new ConfigError(`CONSENT_REQUIRED must be false, browsers or true, got "${raw}".`);
+}
+
 /**
  * Reads the configuration from environment variables and command-line flags.
  * Throws ConfigError with a message meant for the person starting the server.
@@ -181,6 +215,11 @@ export function loadConfig(
       commissionPercent: parseInteger('COMMISSION_PERCENT', env.COMMISSION_PERCENT, 15, 0, 100),
       invoiceDueDays: parseInteger('INVOICE_DUE_DAYS', env.INVOICE_DUE_DAYS, 14, 1, 365),
     },
+    performance: {
+      enabled: parseBoolean('PERFORMANCE_METRICS', env.PERFORMANCE_METRICS, true),
+      slowQueryMs: parseInteger('SLOW_QUERY_MS', env.SLOW_QUERY_MS, 100, 0, 3_600_000),
+      metricsToken: env.METRICS_TOKEN?.trim() || undefined,
+    },
     insight: {
       geoipDatabase: env.GEOIP_DATABASE?.trim() ? resolve(cwd, env.GEOIP_DATABASE.trim()) : undefined,
       rollupIntervalSeconds: parseInteger(
@@ -191,6 +230,7 @@ export function loadConfig(
         86_400,
       ),
       keepEventMonths: parseInteger('INSIGHT_EVENTS_MONTHS', env.INSIGHT_EVENTS_MONTHS, 13, 1, 120),
+      consentRequired: parseConsentRequirement(env.CONSENT_REQUIRED),
     },
   };
 }

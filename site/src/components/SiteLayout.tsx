@@ -11,6 +11,7 @@ import {
 import { AuthProvider, useAuth } from '../auth/AuthProvider';
 import { pageIdeBridge } from '../lib/ide-bridge';
 import { internalNavigation } from '../lib/internal-links';
+import { ConsentBanner, ConsentSettingsLink } from './ConsentBanner';
 import { PageLoading } from './PageLoading';
 import { SearchBox } from './SearchBox';
 
@@ -86,6 +87,7 @@ export function SiteLayout() {
               Skip to content
             </a>
             <Header />
+            <ConsentBanner />
             <main id="main" className="site-main">
               <Suspense fallback={<PageLoading />}>
                 <Outlet />
@@ -94,6 +96,7 @@ export function SiteLayout() {
             <footer className="site-footer">
               <span>Marketplace — plugins, themes and courses for your IDE</span>
               <a href="/api/openapi.json">API</a>
+              <ConsentSettingsLink />
             </footer>
           </div>
         </ToastProvider>

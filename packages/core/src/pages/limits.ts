@@ -24,6 +24,8 @@ export const CUSTOM_PAGE_LIMITS = Object.freeze({
   maxWebhelpUnpackedBytes: 200 * 1024 * 1024,
   /** One file of a webhelp, unpacked. */
   maxWebhelpFileBytes: 20 * 1024 * 1024,
+  /** How long an address for previewing an unpublished webhelp works. */
+  webhelpPreviewMinutes: 60,
 });
 
 /** The item page tab of custom pages (spec §2). */
@@ -35,4 +37,12 @@ export const WEBHELP_INDEX = 'index.html';
 /** Where a webhelp is served: its own path prefix, never the site's or the API's. */
 export function webhelpPath(pluginId: number, pageUrl: string): string {
   return `/webhelp/${pluginId}/${encodeURIComponent(pageUrl)}/`;
+}
+
+/**
+ * Where the item's people preview a webhelp not yet published: under /webhelp/ too (so an operator who routes
+ * /webhelp/ to a separate origin routes previews with it), the prefix named by a secret token.
+ */
+export function webhelpPreviewPath(token: string): string {
+  return `/webhelp/preview/${encodeURIComponent(token)}/`;
 }

@@ -1,4 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { scheduler } from './scheduler';
+import { consentRoutes } from './consent';
+import { featureRoutes } from './features';
+import { usersAndModeration } from './users';
+import { performanceAndCaches } from './performance';
 
 /**
  * The operator's platform: performance and metrics, caches, the scheduler of recurring jobs, feature flags,
@@ -7,5 +12,10 @@ import type { FastifyInstance } from 'fastify';
  */
 export default async function admin(app: FastifyInstance): Promise<void> {
   // Each part of the platform registers below, one line each.
+  await app.register(featureRoutes);
+  await app.register(consentRoutes);
+  await app.register(scheduler);
+  await app.register(usersAndModeration);
+  await app.register(performanceAndCaches);
   void app;
 }

@@ -1,7 +1,6 @@
 import { TOKEN_SCOPES, type ApiTokenSummaryBody, type CreatedApiTokenBody } from '@marketplace/api-contract';
-import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { users } from '../db/schema/catalogue';
+import { applyUserAction, BAN_REASON_REQUIRED, UserActionError } from '../admin/users/service';
 import { createApiToken, isTokenScope, listApiTokens, revokeApiToken, TokenInputError } from './api-tokens';
 import { createLocalUser, findUserByLogin, setUserPassword, UserInputError } from './users';
 
@@ -20,7 +19,7 @@ export type AdminRequest =
       admin?: boolean;
     }
   | { operation: 'users.set-password'; login: string; password: string }
-  | { operation: 'users.set-banned'; login: string; banned: boolean }
+  | { operation: 'users.set-banned'; login: string; banned: boolean; reason?: string }
   | { operation: 'users.set-admin'; login: string; admin: boolean }
   | { operation: 'tokens.create'; login: string; scopes: string[]; name?: string; expiresInDays?: number }
   | { operation: 'tokens.list'; login: string }
@@ -81,12 +80,17 @@ export function parseAdminRequest(value: unknown): AdminRequest {
         login: requireString('login'),
         password: requireString('password'),
       };
-    case 'users.set-banned':
+    case 'users.set-banned': {
+      const reason = optionalString('reason')?.trim();
+      // The same rule as the admin screen's: a ban says why.
+      if (request.banned === true && !reason) throw new AdminRequestError(BAN_REASON_REQUIRED);
       return {
         operation: 'users.set-banned',
         login: requireString('login'),
         banned: request.banned === true,
+        ...(reason ? { reason } : {}),
       };
+    }
     case 'users.set-admin':
       return { operation: 'users.set-admin', login: requireString('login'), admin: request.admin === true };
     case 'tokens.create': {
@@ -137,11 +141,34 @@ export async function runAdminRequest(db: Database, request: AdminRequest): Prom
         return userResult(await setUserPassword(db, request.login, request.password));
       case 'users.set-banned':
       case 'users.set-admin': {
+        // The admin screen's operations (src/admin/users): same rules, same audit log (actor: the command).
         const user = await userOrFail(db, request.login);
-        const changes =
-          request.operation === 'users.set-banned' ? { banned: request.banned } : { isAdmin: request.admin };
-        const [updated] = await db.update(users).set(changes).where(eq(users.id, user.id)).returning();
-        return userResult(updated ?? user);
+        const action =
+          request.operation === 'users.set-banned'
+            ? request.banned
+              ? 'ban'
+              : 'unban'
+            : request.admin
+              ? 'grant-admin'
+              : 'revoke-admin';
+        const wanted = request.operation === 'users.set-banned' ? request.banned : request.admin;
+        const current = request.operation === 'users.set-banned' ? user.banned : user.isAdmin;
+        // Asking for the state the user is already in changes nothing and is not an error at the command line.
+        if (wanted === current) return userResult(user);
+        const updated = await applyUserAction(db, {
+          userId: user.id,
+          action,
+          reason: request.operation === 'users.set-banned' ? request.reason : undefined,
+          actorId: null,
+          via: 'mp',
+        });
+        return {
+          kind: 'user',
+          id: updated.id,
+          login: updated.login,
+          isAdmin: updated.isAdmin,
+          banned: updated.banned,
+        };
       }
       case 'tokens.create': {
         const user = await userOrFail(db, request.login);
@@ -172,7 +199,11 @@ export async function runAdminRequest(db: Database, request: AdminRequest): Prom
       }
     }
   } catch (error) {
-    if (error instanceof UserInputError || error instanceof TokenInputError) {
+    if (
+      error instanceof UserInputError ||
+      error instanceof TokenInputError ||
+      error instanceof UserActionError
+    ) {
       throw new AdminRequestError(error.message, { cause: error });
     }
     throw error;

@@ -50,7 +50,7 @@ function contextFromIo(io: MpCommandIo): CommandContext {
 export const USERS_USAGE = `Usage:
   mp users add --login LOGIN (--password PASSWORD | --password-stdin) [--name NAME] [--email EMAIL] [--admin]
   mp users set-password --login LOGIN (--password PASSWORD | --password-stdin)
-  mp users ban --login LOGIN          mp users unban --login LOGIN
+  mp users ban --login LOGIN --reason REASON   mp users unban --login LOGIN
   mp users make-admin --login LOGIN   mp users remove-admin --login LOGIN`;
 
 export const TOKENS_USAGE = `Usage:
@@ -184,11 +184,15 @@ export async function runUsersCommand(
       }
       case 'ban':
       case 'unban': {
-        const login = required(parse(rest, LOGIN_OPTION), 'login');
+        const values = parse(rest, { ...LOGIN_OPTION, reason: { type: 'string' } });
+        const login = required(values, 'login');
+        // A ban says why (as on the admin screen): the reason is kept and shown to administrators.
+        const reason = subcommand === 'ban' ? required(values, 'reason') : undefined;
         const result = await execute(context, {
           operation: 'users.set-banned',
           login,
           banned: subcommand === 'ban',
+          ...(reason !== undefined ? { reason } : {}),
         });
         context.print(`${subcommand === 'ban' ? 'Banned' : 'Unbanned'} ${describeUser(result)}.`);
         return;

@@ -15,13 +15,11 @@ export type { PaymentProvider } from './payments';
 export interface CommerceOptions {
   /** How orders are paid; the built-in invoice provider by default. */
   payments?: PaymentProvider;
-  /** How often scheduled price changes are looked for, in ms (0: never, for tests that call the job). */
-  priceChangeIntervalMs?: number;
 }
 
 /**
- * Selling: the commerce routes, and the job that records scheduled price changes as they take effect
- * (prices are read by their effective time, so the job only keeps the record and clears kept answers).
+ * Selling: the commerce routes, and the work of the job that records scheduled price changes as they take
+ * effect ({@link applyScheduledPriceChanges}, run by the admin scheduler).
  */
 export default async function commerce(app: FastifyInstance, options: CommerceOptions = {}): Promise<void> {
   const { currency, commissionPercent, invoiceDueDays } = app.config.commerce;
@@ -37,19 +35,16 @@ export default async function commerce(app: FastifyInstance, options: CommerceOp
     await scope.register(formBody, { bodyLimit: 64 * 1024 });
     await scope.register(commerceRoutes(env));
   });
+}
 
-  const intervalMs = options.priceChangeIntervalMs ?? 60_000;
-  if (intervalMs > 0) {
-    const timer = setInterval(() => {
-      applyDuePriceChanges(app.db)
-        .then((pluginIds) => {
-          if (pluginIds.length === 0) return;
-          app.forgetCachedAnswers();
-          app.log.info({ pluginIds }, 'scheduled price changes took effect');
-        })
-        .catch((error: unknown) => app.log.error({ err: error }, 'applying scheduled price changes failed'));
-    }, intervalMs);
-    timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
-  }
+/**
+ * Scheduled price changes, once: the admin scheduler (src/admin/scheduler) runs it every minute. Prices are
+ * read by their effective time, so this only keeps the record and clears kept answers.
+ */
+export async function applyScheduledPriceChanges(app: FastifyInstance): Promise<string> {
+  const pluginIds = await applyDuePriceChanges(app.db);
+  if (pluginIds.length === 0) return 'No price change was due.';
+  app.forgetCachedAnswers();
+  app.log.info({ pluginIds }, 'scheduled price changes took effect');
+  return `${pluginIds.length} scheduled price change(s) took effect.`;
 }

@@ -27,6 +27,13 @@ export abstract class CatalogueFollower<Changes> {
   private changesRead = -1;
   private lastLookAt = 0;
   private looking: Promise<void> | undefined;
+  /** A full read asked for by {@link reload} or {@link forget} (the caches' administration). */
+  private rebuildAsked = false;
+  /** When the last full read was applied (null before the first). */
+  builtAt: number | null = null;
+  /** Answers that found this process up to date, and answers that waited for a read first. */
+  answeredAtOnce = 0;
+  waitedForRead = 0;
   private readonly lookEveryMs: number;
   protected readonly onError: (error: unknown) => void;
 
@@ -58,8 +65,25 @@ export abstract class CatalogueFollower<Changes> {
    * background when the last one is older than `lookEveryMs`.
    */
   protected async upToDate(): Promise<void> {
+    if (this.loaded && this.changesRead >= this.changesMade) this.answeredAtOnce++;
+    else this.waitedForRead++;
     while (!this.loaded || this.changesRead < this.changesMade) await this.look();
     if (Date.now() - this.lastLookAt >= this.lookEveryMs) this.look().catch(this.onError);
+  }
+
+  /**
+   * Reads everything again in the background, as a first look would: answers keep coming from what this
+   * process holds until the new read is applied in one step. Resolves once it is.
+   */
+  async reload(): Promise<void> {
+    this.rebuildAsked = true;
+    while (this.rebuildAsked) await this.look();
+  }
+
+  /** Forgets what was read: the next answer waits for everything to be read again. */
+  forget(): void {
+    this.rebuildAsked = true;
+    this.loaded = false;
   }
 
   /** Whether the next look should read everything again instead of the changes only. */
@@ -97,7 +121,8 @@ export abstract class CatalogueFollower<Changes> {
   private async lookOnce(): Promise<void> {
     const changesMade = this.changesMade;
     this.lastLookAt = Date.now();
-    const rebuild = !this.loaded || this.needsRebuild();
+    const rebuild = !this.loaded || this.rebuildAsked || this.needsRebuild();
+    if (rebuild) this.rebuildAsked = false;
     const since = rebuild ? '0' : this.watermark;
     const { changes, watermark } = await this.db.transaction(
       async (transaction) => {
@@ -111,7 +136,9 @@ export abstract class CatalogueFollower<Changes> {
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     );
     await this.apply(changes, rebuild);
-    this.loaded = true;
+    if (rebuild) this.builtAt = Date.now();
+    // Only a full read makes this process loaded: a look begun before a forget() must not undo it.
+    if (rebuild) this.loaded = true;
     this.watermark = watermark;
     this.changesRead = changesMade;
   }

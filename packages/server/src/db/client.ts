@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { ConnectionUsage } from './connection-usage';
 import { lockDirectory } from './directory-lock';
 import * as schema from './schema';
 
@@ -47,6 +48,8 @@ export interface DatabaseConnection {
   readonly kind: DatabaseKind;
   /** Runs SQL scripts in one transaction; used by the migrator. */
   readonly inScriptTransaction: ScriptRunner;
+  /** Pool use and query timing, for the performance figures (src/db/connection-usage.ts). */
+  readonly usage?: ConnectionUsage;
   close(): Promise<void>;
 }
 
@@ -81,10 +84,20 @@ async function openPglite(directory: string | undefined): Promise<DatabaseConnec
     await unlock();
     throw error;
   }
+  // One connection, queries one at a time: "waiting" is not known, the timing is.
+  const usage = new ConnectionUsage(() => ({ kind: 'pglite', total: 1, idle: 0, waiting: 0, max: 1 }));
+  client.query = usage.timed(client.query.bind(client));
+  const transaction = client.transaction.bind(client);
+  client.transaction = (callback) =>
+    transaction((tx) => {
+      tx.query = usage.timed(tx.query);
+      return callback(tx);
+    });
   const db: Database = drizzlePglite({ client, schema });
   return {
     db,
     kind: 'pglite',
+    usage,
     inScriptTransaction: (body) =>
       client.transaction((tx) =>
         body(async (script) => {
@@ -109,6 +122,17 @@ async function openPostgres(databaseUrl: string, maxConnections: number): Promis
   });
   // An idle client losing its server connection must not crash the process; the pool replaces it.
   pool.on('error', (error) => console.error('PostgreSQL connection error:', error.message));
+  const usage = new ConnectionUsage(() => ({
+    kind: 'postgres',
+    total: pool.totalCount,
+    idle: pool.idleCount,
+    waiting: pool.waitingCount,
+    max: maxConnections,
+  }));
+  // Each new connection's queries are timed (the pool's own query() goes through a connection's).
+  pool.on('connect', (client) => {
+    client.query = usage.timed(client.query.bind(client));
+  });
   // Fail at start-up, with the server's own message, rather than at the first request.
   const probe = await pool.connect();
   probe.release();
@@ -116,6 +140,7 @@ async function openPostgres(databaseUrl: string, maxConnections: number): Promis
   return {
     db,
     kind: 'postgres',
+    usage,
     inScriptTransaction: async (body) => {
       const client = await pool.connect();
       try {

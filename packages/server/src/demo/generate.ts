@@ -337,6 +337,11 @@ export function generateDemoCatalogue(options: DemoCatalogueOptions = {}): DemoC
         pendingUpdate: index === 5,
       });
       nextVersionId += versions.length;
+      // A partial block blocks chosen versions (migration 0082): here the oldest approved one, when others remain.
+      if (lifecycle.blockState === 'partial') {
+        const approved = versions.filter((version) => version.approvalState === 'approved');
+        if (approved.length > 1) (approved[0] as DemoVersion).approvalState = 'blocked';
+      }
       const dailyDownloads = generateDownloads(random, { versions, baseDaily, createdAt, today, dayTexts });
       for (const [versionId, product] of demoProductDescriptors(name, pricingModel, versions)) {
         (versions.find((version) => version.id === versionId) as DemoVersion).product = product;
@@ -355,7 +360,7 @@ export function generateDemoCatalogue(options: DemoCatalogueOptions = {}): DemoC
               lifecycle.approved &&
               lifecycle.lifecycleState === 'published' &&
               !lifecycle.hidden &&
-              lifecycle.blockState === 'none',
+              lifecycle.blockState !== 'blocked',
           },
           { seed, today, buyers, catalogueSize: pluginCount },
         ) ?? null;

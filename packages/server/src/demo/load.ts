@@ -24,6 +24,7 @@ import { buildPluginArchive } from './archive';
 import { generateItemSales } from './commerce';
 import { DemoCommerceWriter, type DemoCommerceCounts } from './commerce-load';
 import { writeDemoExceptions } from './exceptions';
+import { writeDemoFeatures } from './features';
 import { writeDemoInsight } from './insight';
 import {
   DEMO_ACCOUNTS,
@@ -192,6 +193,7 @@ export async function loadDemoCatalogue(
     result.commerce = commerce.counts;
     await writeDemoInsight(tx, catalogue.today);
     await writeDemoExceptions(tx, catalogue.today, catalogue.seed);
+    await writeDemoFeatures(tx);
 
     await tx.execute(sql`
       INSERT INTO featured_plugins (product, plugin_id, position)

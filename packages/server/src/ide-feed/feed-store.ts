@@ -195,6 +195,9 @@ export class IdeFeedStore extends CatalogueFollower<FeedChanges> {
   /** Plugins whose numbers changed since the documents were last brought up to date. */
   private renumbered = new Set<number>();
   private persisting: Promise<void> = Promise.resolve();
+  /** Whole-catalogue answers found kept, and answers put together (the caches' administration). */
+  documentHits = 0;
+  documentMisses = 0;
 
   constructor(
     db: Database,
@@ -229,8 +232,13 @@ export class IdeFeedStore extends CatalogueFollower<FeedChanges> {
     if (xmlIds || !query) return pluginRepositoryAnswer(this.collect(query, xmlIds), gzip);
     if (this.renumbered.size > 0) this.refreshDocuments();
     let document = this.documents.get(query.key);
-    if (document) this.documents.delete(query.key);
-    else document = new FeedDocument(this.collect(query));
+    if (document) {
+      this.documents.delete(query.key);
+      this.documentHits++;
+    } else {
+      document = new FeedDocument(this.collect(query));
+      this.documentMisses++;
+    }
     this.documents.set(query.key, document);
     // The least recently used go first; one document larger than the whole allowance is not kept.
     let held = 0;
@@ -241,6 +249,31 @@ export class IdeFeedStore extends CatalogueFollower<FeedChanges> {
       held -= kept.bytes;
     }
     return document.answer(gzip);
+  }
+
+  /**
+   * What the feed holds, for the caches' administration: versions with a fragment, kept documents, and the
+   * compressed bytes of fragments, live elements and documents (buffers only: the objects around them are
+   * not counted, so the heap holds somewhat more).
+   */
+  get feedStatistics(): { versions: number; documents: number; bytes: number } {
+    let versions = 0;
+    let bytes = 0;
+    for (const plugin of this.plugins.values()) {
+      for (const version of plugin.versions) {
+        versions++;
+        bytes += version.fragment.deflated.length + (version.live?.deflated.length ?? 0);
+      }
+    }
+    for (const document of this.documents.values()) bytes += document.bytes;
+    return { versions, documents: this.documents.size, bytes };
+  }
+
+  /** Forgets every fragment and document: the next answer waits for the feed to be read again. */
+  override forget(): void {
+    super.forget();
+    this.documents.clear();
+    this.renumbered.clear();
   }
 
   /** Brings the kept documents to the plugins' current numbers. */

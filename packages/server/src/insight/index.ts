@@ -24,50 +24,35 @@ declare module 'fastify' {
 export const insightRecording = fp(
   async function insightRecording(app: FastifyInstance) {
     const countries = await openCountryLookup(app.config.insight.geoipDatabase);
-    app.decorate('insightRecorder', new InsightRecorder(app.db, countries));
+    app.decorate(
+      'insightRecorder',
+      new InsightRecorder(app.db, countries, app.config.insight.consentRequired),
+    );
   },
   { name: 'insight-recording', fastify: '5.x', dependencies: ['services'] },
 );
 
-export interface InsightOptions {
-  /** How often the roll-up job runs, in ms; the configuration's interval by default (0: never, for tests). */
-  rollupIntervalMs?: number;
-}
-
 /**
- * Insight: statistics by measure and dimension, the exception analyzer, and the job that rolls raw events
- * up into daily counts.
+ * Insight: statistics by measure and dimension, the exception analyzer, and the work of the job that rolls
+ * raw events up into daily counts ({@link rollUpStatistics}, run by the admin scheduler).
  */
-export default async function insight(app: FastifyInstance, options: InsightOptions = {}): Promise<void> {
+export default async function insight(app: FastifyInstance): Promise<void> {
   await app.register(statisticRoutes(app.config.commerce.currency.code));
   await app.register(exceptionAnalyzer);
 
   // A node that was down over a month's turn creates the month's partition before events arrive.
   app.addHook('onReady', async () => preparePartitions(app.db, new Date()));
+}
 
-  const intervalMs = options.rollupIntervalMs ?? app.config.insight.rollupIntervalSeconds * 1000;
-  if (intervalMs > 0) {
-    let running: Promise<unknown> | undefined;
-    const run = () => {
-      if (running) return;
-      running = rollUpInsight(app.db, { keepMonths: app.config.insight.keepEventMonths })
-        .then((result) => {
-          if (result.droppedPartitions.length > 0)
-            app.log.info(
-              { partitions: result.droppedPartitions },
-              'dropped raw insight events past retention',
-            );
-        })
-        .catch((error: unknown) => app.log.error({ err: error }, 'rolling up statistics failed'))
-        .finally(() => {
-          running = undefined;
-        });
-    };
-    const timer = setInterval(run, intervalMs);
-    timer.unref();
-    app.addHook('onClose', async () => {
-      clearInterval(timer);
-      await running;
-    });
+/**
+ * The statistics roll-up, once: the admin scheduler (src/admin/scheduler) runs it every
+ * INSIGHT_ROLLUP_SECONDS. Resolves with what it did.
+ */
+export async function rollUpStatistics(app: FastifyInstance): Promise<string> {
+  const result = await rollUpInsight(app.db, { keepMonths: app.config.insight.keepEventMonths });
+  if (result.droppedPartitions.length > 0) {
+    app.log.info({ partitions: result.droppedPartitions }, 'dropped raw insight events past retention');
   }
+  const dropped = result.droppedPartitions.length;
+  return `Rolled up ${result.days.length} day(s)${dropped > 0 ? `; dropped ${dropped} month(s) of raw events past retention` : ''}.`;
 }

@@ -1,6 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { readIdeClient } from '@marketplace/core';
+import {
+  consentFromCookies,
+  mayHashVisitor,
+  readIdeClient,
+  type ConsentChoice,
+  type ConsentRequirement,
+} from '@marketplace/core';
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
 import { selectRows } from '../search/sql';
@@ -13,8 +19,11 @@ export interface ClientFacts {
   branch: number;
   fromIde: boolean;
   country: string;
-  /** A daily-salted hash of address and User-Agent: the same client on the same day, nothing more. */
-  visitor: bigint;
+  /**
+   * A daily-salted hash of address and User-Agent: the same client on the same day, nothing more. Null
+   * when the request has no consent for it (CONSENT_REQUIRED, or a decline): counted, but not told apart.
+   */
+  visitor: bigint | null;
 }
 
 /** The parts of a request the recorder reads. */
@@ -24,6 +33,8 @@ export interface ClientRequest {
   userAgent: string | undefined;
   /** The `build` query parameter the IDE adds to its download and update URLs. */
   buildParameter: string | undefined;
+  /** The visitor's consent the request carries (the browser's cookie); the IDE's own requests carry none. */
+  consent?: ConsentChoice | undefined;
 }
 
 export interface DownloadedVersion {
@@ -49,10 +60,16 @@ export class InsightRecorder {
   constructor(
     private readonly db: Queryable,
     private readonly countries: CountryLookup,
+    /** The operator's CONSENT_REQUIRED: whose requests need consent before a visitor hash is made. */
+    private readonly consentRequired: ConsentRequirement = 'none',
   ) {}
 
   async describe(request: ClientRequest, at: Date): Promise<ClientFacts> {
     const client = readIdeClient(request.userAgent, request.buildParameter);
+    const country = this.countries.countryOf(request.ip);
+    if (!mayHashVisitor(this.consentRequired, request.consent, client.fromIde)) {
+      return { ...client, country, visitor: null };
+    }
     const salt = await this.saltOf(utcDay(at));
     const digest = createHmac('sha256', salt)
       .update(request.ip)
@@ -61,7 +78,7 @@ export class InsightRecorder {
       .digest();
     return {
       ...client,
-      country: this.countries.countryOf(request.ip),
+      country,
       // 63 bits: a positive bigint column value.
       visitor: digest.readBigInt64BE(0) & 0x7fff_ffff_ffff_ffffn,
     };
@@ -128,7 +145,12 @@ export async function countUpdateChecks(
   try {
     const at = new Date();
     const facts = await recorder.describe(
-      { ip: request.ip, userAgent: request.headers['user-agent'], buildParameter: build },
+      {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+        buildParameter: build,
+        consent: consentFromCookies(request.headers.cookie),
+      },
       at,
     );
     await recorder.recordUpdateChecks(facts, pluginIds, at);

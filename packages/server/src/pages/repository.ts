@@ -34,7 +34,31 @@ export interface PageRow {
   position: number;
   updatedAt: Date;
   publishedAt: Date | null;
+  /** Files of the webhelp visitors see (or will see, before the first publication). */
   webhelpFiles: number;
+  /** The unpublished changes of a published page; undefined when there are none. */
+  draft: PageDraft | undefined;
+}
+
+export interface PageDraft {
+  name: string;
+  url: string;
+  originalContent: string;
+  content: string;
+  generateToc: boolean;
+  updatedAt: Date;
+  /** Files of a new zip waiting to replace the published ones (0: none). */
+  webhelpFiles: number;
+}
+
+interface RawPageRow extends Omit<PageRow, 'draft'> {
+  draftName: string | null;
+  draftUrl: string | null;
+  draftOriginalContent: string | null;
+  draftContent: string | null;
+  draftGenerateToc: boolean | null;
+  draftUpdatedAt: Date | string | null;
+  draftWebhelpFiles: number;
 }
 
 const columns = {
@@ -51,7 +75,14 @@ const columns = {
   position: customPages.position,
   updatedAt: customPages.updatedAt,
   publishedAt: customPages.publishedAt,
-  webhelpFiles: sql<number>`(SELECT count(*)::int FROM custom_page_files f WHERE f.page_id = ${customPages.id})`,
+  webhelpFiles: sql<number>`(SELECT count(*)::int FROM custom_page_files f WHERE f.page_id = ${customPages.id} AND NOT f.draft)`,
+  draftName: customPages.draftName,
+  draftUrl: customPages.draftUrl,
+  draftOriginalContent: customPages.draftOriginalContent,
+  draftContent: customPages.draftContent,
+  draftGenerateToc: customPages.draftGenerateToc,
+  draftUpdatedAt: customPages.draftUpdatedAt,
+  draftWebhelpFiles: sql<number>`(SELECT count(*)::int FROM custom_page_files f WHERE f.page_id = ${customPages.id} AND f.draft)`,
 };
 
 /** Every page of an item, in reading order (parents before their children, siblings by position). */
@@ -97,14 +128,46 @@ export async function loadPublishedPage(
 }
 
 /** PGlite answers count(*)::int as a number, node-postgres as a number too; dates may come as text. */
-function normalise(row: PageRow): PageRow {
+function normalise(raw: RawPageRow): PageRow {
+  const {
+    draftName,
+    draftUrl,
+    draftOriginalContent,
+    draftContent,
+    draftGenerateToc,
+    draftUpdatedAt,
+    draftWebhelpFiles,
+    ...row
+  } = raw;
   return {
     ...row,
     webhelpFiles: Number(row.webhelpFiles),
     updatedAt: new Date(row.updatedAt),
     publishedAt: row.publishedAt === null ? null : new Date(row.publishedAt),
+    draft:
+      draftUpdatedAt === null
+        ? undefined
+        : {
+            name: draftName ?? row.name,
+            url: draftUrl ?? row.url,
+            originalContent: draftOriginalContent ?? row.originalContent,
+            content: draftContent ?? row.content,
+            generateToc: draftGenerateToc ?? row.generateToc,
+            updatedAt: new Date(draftUpdatedAt),
+            webhelpFiles: Number(draftWebhelpFiles),
+          },
   };
 }
+
+/** The draft columns set to nothing: no unpublished changes. */
+export const NO_DRAFT = {
+  draftName: null,
+  draftUrl: null,
+  draftOriginalContent: null,
+  draftContent: null,
+  draftGenerateToc: null,
+  draftUpdatedAt: null,
+} as const;
 
 export function imageUrl(pluginId: number, pageId: number, imageId: number): string {
   return `/api/plugins/${pluginId}/custom-pages/${pageId}/images/${imageId}`;
@@ -130,6 +193,7 @@ export function summaryOf(row: PageRow, webhelpOrigin: string | undefined): Cust
     updatedAt: row.updatedAt.getTime(),
     publishedAt: row.publishedAt?.getTime() ?? null,
     webhelpUrl: webhelpUrlOf(row, webhelpOrigin),
+    hasDraft: row.draft !== undefined,
   };
 }
 
@@ -161,6 +225,18 @@ export async function pageBodyOf(
     images: images.map((image) => image.url),
     toc: row.generateToc ? tocOfContent(row.content) : [],
     webhelpFiles: row.webhelpFiles,
+    draft: row.draft
+      ? {
+          name: row.draft.name,
+          url: row.draft.url,
+          originalContent: row.draft.originalContent,
+          content: row.draft.content,
+          generateToc: row.draft.generateToc,
+          toc: row.draft.generateToc ? tocOfContent(row.draft.content) : [],
+          webhelpFiles: row.draft.webhelpFiles,
+          updatedAt: row.draft.updatedAt.getTime(),
+        }
+      : null,
   };
 }
 
@@ -213,15 +289,22 @@ export function publishedListOf(
   });
 }
 
-/** A webhelp file by its path, for serving. */
+/** A webhelp file by its path, for serving: of the published files, or of the draft's. */
 export async function findWebhelpFile(
   db: Queryable,
   pageId: number,
   path: string,
+  draft = false,
 ): Promise<{ fileHash: string; contentType: string } | undefined> {
   const [row] = await db
     .select({ fileHash: customPageFiles.fileHash, contentType: customPageFiles.contentType })
     .from(customPageFiles)
-    .where(and(eq(customPageFiles.pageId, pageId), eq(customPageFiles.path, path)));
+    .where(
+      and(
+        eq(customPageFiles.pageId, pageId),
+        eq(customPageFiles.draft, draft),
+        eq(customPageFiles.path, path),
+      ),
+    );
   return row;
 }

@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   ArrangeCustomPagesBody,
   CreateCustomPageBody,
+  CustomPageImageListSchema,
   CustomPageImageParams,
   CustomPageImageSchema,
   CustomPageListSchema,
@@ -17,6 +18,7 @@ import {
   PublishedPageSchema,
   RenderedPageSchema,
   UpdateCustomPageBody,
+  WebhelpPreviewSchema,
 } from '@marketplace/api-contract';
 import {
   arrangementProblem,
@@ -24,6 +26,7 @@ import {
   pageUrlOf,
   pageUrlProblem,
   parentProblem,
+  webhelpPreviewPath,
 } from '@marketplace/core';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
@@ -31,10 +34,11 @@ import { Type } from 'typebox';
 import { receiveUpload, UploadTooLargeError } from '../archive';
 import { formatBytes } from '../archive/limits';
 import type { Transaction } from '../db/client';
-import { customPageFiles, customPageImages, customPages } from '../db/schema';
+import { customPageFiles, customPageImages, customPagePreviews, customPages } from '../db/schema';
 import { ApiError } from '../plugins/app/errors';
 import { recordAudit } from '../publishing/audit';
 import { claimStoredFile, releaseClaim } from '../publishing/file-claims';
+import { removeFileIfUnreferenced } from '../publishing/sweep';
 import {
   isAdministrator,
   loadPluginState,
@@ -51,17 +55,26 @@ import {
   listPages,
   loadPage,
   loadPublishedPage,
+  NO_DRAFT,
   pageBodyOf,
+  pageImages,
   type PageRow,
   publishedBodyOf,
   publishedListOf,
   summaryOf,
 } from './repository';
 import { ArchiveRejection, readWebhelpArchive, webhelpContentType } from './webhelp-archive';
+import { previewTokenHash } from './webhelp-routes';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody } as const;
 const PAGES = '/api/plugins/:id/custom-pages';
 const PAGE = `${PAGES}/:pageId`;
+
+/** Whether rendered content shows the image at `url` (not one whose id merely starts with the same digits). */
+function showsImage(content: string, url: string): boolean {
+  const escaped = url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`${escaped}(?![0-9])`).test(content);
+}
 
 export interface PagesRouteOptions extends PagesOptions {
   /** Where uploads are written while they arrive (the publishing domain's upload folder, swept with it). */
@@ -129,11 +142,14 @@ export function pageRoutes(options: PagesRouteOptions): FastifyPluginAsyncTypebo
     function checkUrl(url: string, pages: readonly PageRow[], pageId: number | undefined): void {
       const problem = pageUrlProblem(url);
       if (problem) throw new ApiError('badRequest', problem);
-      const clash = pages.find((page) => page.url === url && page.id !== pageId);
+      // A URL in a published page's unpublished changes is taken too: publishing them must not clash.
+      const clash = pages.find((page) => page.id !== pageId && (page.url === url || page.draft?.url === url));
       if (clash) {
         throw new ApiError(
           'badRequest',
-          `The page "${clash.name}" of this item already has the URL "${url}"; choose another.`,
+          clash.url === url
+            ? `The page "${clash.name}" of this item already has the URL "${url}"; choose another.`
+            : `The page "${clash.name}" of this item already has the URL "${url}" in its unpublished changes; choose another.`,
         );
       }
     }
@@ -384,7 +400,8 @@ export function pageRoutes(options: PagesRouteOptions): FastifyPluginAsyncTypebo
         schema: {
           tags: ['pages'],
           summary:
-            'Change a page: name, URL, Markdown, table of contents, parent (a published page stays published)',
+            'Change a page: name, URL, Markdown, table of contents, parent. On a published page the changes are ' +
+            'saved as its draft (visitors keep the published version until it is published); parent applies at once',
           params: CustomPageParams,
           body: UpdateCustomPageBody,
           response: { 200: CustomPageSchema, ...errors },
@@ -397,28 +414,63 @@ export function pageRoutes(options: PagesRouteOptions): FastifyPluginAsyncTypebo
           const pages = await listPages(tx, pluginId);
           const page = pages.find((candidate) => candidate.id === pageId);
           if (!page) throw noSuchPage(pluginId, pageId);
-          const name = body.name === undefined ? page.name : body.name.trim();
+          // A published page is changed through its draft: what it has saved so far, else what is published.
+          const published = page.status !== 'DRAFT';
+          const current = (published ? page.draft : undefined) ?? page;
+          const name = body.name === undefined ? current.name : body.name.trim();
           if (name === '') throw new ApiError('badRequest', 'Give the page a name.');
-          const url = body.url ?? page.url;
-          if (url !== page.url) checkUrl(url, pages, pageId);
+          const url = body.url ?? current.url;
+          if (url !== page.url && url !== page.draft?.url) checkUrl(url, pages, pageId);
           const parentId = body.parentId === undefined ? page.parentId : body.parentId;
           if (parentId !== page.parentId) checkParent(pages, pageId, parentId);
-          const generateToc = body.generateToc ?? page.generateToc;
-          const markdown = page.type === 'custom-page' ? (body.originalContent ?? page.originalContent) : '';
+          const generateToc = body.generateToc ?? current.generateToc;
+          const markdown =
+            page.type === 'custom-page' ? (body.originalContent ?? current.originalContent) : '';
+          const content = renderPage(markdown, generateToc).content;
+          const tree = {
+            parentId,
+            position: parentId === page.parentId ? page.position : endOf(pages, parentId, pageId),
+          };
+          if (!published) {
+            await tx
+              .update(customPages)
+              .set({
+                ...tree,
+                name,
+                url,
+                generateToc,
+                originalContent: markdown,
+                content,
+                updatedAt: new Date(),
+              })
+              .where(eq(customPages.id, pageId));
+            return { result: undefined, details: { pageId, url } };
+          }
+          // Changes that bring a published page back to what is published leave no draft (unless a new
+          // webhelp zip waits in it).
+          const unchanged =
+            name === page.name &&
+            url === page.url &&
+            generateToc === page.generateToc &&
+            markdown === page.originalContent &&
+            (page.draft?.webhelpFiles ?? 0) === 0;
           await tx
             .update(customPages)
-            .set({
-              name,
-              url,
-              parentId,
-              position: parentId === page.parentId ? page.position : endOf(pages, parentId, pageId),
-              generateToc,
-              originalContent: markdown,
-              content: renderPage(markdown, generateToc).content,
-              updatedAt: new Date(),
-            })
+            .set(
+              unchanged
+                ? { ...tree, ...NO_DRAFT }
+                : {
+                    ...tree,
+                    draftName: name,
+                    draftUrl: url,
+                    draftGenerateToc: generateToc,
+                    draftOriginalContent: markdown,
+                    draftContent: content,
+                    draftUpdatedAt: new Date(),
+                  },
+            )
             .where(eq(customPages.id, pageId));
-          return { result: undefined, details: { pageId, url } };
+          return { result: undefined, details: { pageId, url, draft: !unchanged } };
         });
         return pageBodyOf(app.db, await pageOrThrow(app.db, pluginId, pageId), origin);
       },
@@ -456,6 +508,33 @@ export function pageRoutes(options: PagesRouteOptions): FastifyPluginAsyncTypebo
       },
     );
 
+    app.delete(
+      `${PAGE}/draft`,
+      {
+        config: OWNER,
+        schema: {
+          tags: ['pages'],
+          summary:
+            'Discard the draft of a published page (its saved changes and any new webhelp zip): visitors’ ' +
+            'version stays; nothing to discard is not an error',
+          params: CustomPageParams,
+          response: { 200: CustomPageSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { id: pluginId, pageId } = request.params;
+        await change(request, pluginId, 'discard-custom-page-draft', async (tx) => {
+          const page = await pageOrThrow(tx, pluginId, pageId);
+          await tx
+            .delete(customPageFiles)
+            .where(and(eq(customPageFiles.pageId, pageId), eq(customPageFiles.draft, true)));
+          await tx.update(customPages).set(NO_DRAFT).where(eq(customPages.id, pageId));
+          return { result: undefined, details: { pageId, hadDraft: page.draft !== undefined } };
+        });
+        return pageBodyOf(app.db, await pageOrThrow(app.db, pluginId, pageId), origin);
+      },
+    );
+
     for (const publish of [true, false]) {
       app.post(
         `${PAGE}/${publish ? 'publish' : 'unpublish'}`,
@@ -464,8 +543,9 @@ export function pageRoutes(options: PagesRouteOptions): FastifyPluginAsyncTypebo
           schema: {
             tags: ['pages'],
             summary: publish
-              ? 'Publish a page (a webhelp once its zip is uploaded): it appears on the custom-pages tab'
-              : 'Take a page back to draft',
+              ? 'Publish a page (a webhelp once its zip is uploaded), or the draft of a published page: ' +
+                'it appears on the custom-pages tab as it is now'
+              : 'Take a page back to draft (its unsaved-for-visitors draft becomes the page)',
             params: CustomPageParams,
             response: { 200: CustomPageSchema, ...errors },
           },
@@ -482,11 +562,37 @@ export function pageRoutes(options: PagesRouteOptions): FastifyPluginAsyncTypebo
                 throw new ApiError('badRequest', 'Upload the webhelp zip before publishing the page.');
               }
               const status = !publish ? 'DRAFT' : page.type === 'webhelp' ? 'WEBHELP' : 'PUBLISH';
+              // Publishing a page with a draft makes the draft the page; unpublishing folds it into the page
+              // too (nobody sees the page then, so there is no published version to keep apart).
+              const draft = page.draft;
+              if (draft && draft.webhelpFiles > 0) {
+                await tx
+                  .delete(customPageFiles)
+                  .where(and(eq(customPageFiles.pageId, pageId), eq(customPageFiles.draft, false)));
+                await tx
+                  .update(customPageFiles)
+                  .set({ draft: false })
+                  .where(eq(customPageFiles.pageId, pageId));
+              }
               await tx
                 .update(customPages)
-                .set({ status, publishedAt: publish ? new Date() : null })
+                .set({
+                  status,
+                  publishedAt: publish ? new Date() : null,
+                  ...(draft
+                    ? {
+                        name: draft.name,
+                        url: draft.url,
+                        originalContent: draft.originalContent,
+                        content: draft.content,
+                        generateToc: draft.generateToc,
+                        updatedAt: new Date(),
+                        ...NO_DRAFT,
+                      }
+                    : {}),
+                })
                 .where(eq(customPages.id, pageId));
-              return { result: undefined, details: { pageId, status } };
+              return { result: undefined, details: { pageId, status, draftApplied: draft !== undefined } };
             },
           );
           return pageBodyOf(app.db, await pageOrThrow(app.db, pluginId, pageId), origin);
@@ -606,6 +712,100 @@ export function pageRoutes(options: PagesRouteOptions): FastifyPluginAsyncTypebo
       },
     );
 
+    app.get(
+      `${PAGE}/images`,
+      {
+        config: OWNER,
+        schema: {
+          tags: ['pages'],
+          summary: 'The images uploaded into a page, oldest first',
+          params: CustomPageParams,
+          response: { 200: CustomPageImageListSchema, ...errors },
+        },
+      },
+      async (request) =>
+        pageImages(app.db, await pageOrThrow(app.db, request.params.id, request.params.pageId)),
+    );
+
+    app.delete(
+      `${PAGE}/images/:imageId`,
+      {
+        config: OWNER,
+        schema: {
+          tags: ['pages'],
+          summary:
+            'Delete an image of a page and its stored file (refused while the published version shows it)',
+          params: CustomPageImageParams,
+          response: { 204: Type.Null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { id: pluginId, pageId, imageId } = request.params;
+        const fileHash = await change(request, pluginId, 'delete-custom-page-image', async (tx) => {
+          const page = await pageOrThrow(tx, pluginId, pageId);
+          const [image] = await tx
+            .select({ fileHash: customPageImages.fileHash, name: customPageImages.name })
+            .from(customPageImages)
+            .where(and(eq(customPageImages.id, imageId), eq(customPageImages.pageId, pageId)));
+          if (!image) throw new ApiError('notFound', `The page "${page.name}" has no image ${imageId}.`);
+          // Visitors would see a broken image: the published version must stop showing it first.
+          if (page.status !== 'DRAFT' && showsImage(page.content, imageUrl(pluginId, pageId, imageId))) {
+            throw new ApiError(
+              'conflict',
+              `The published version of "${page.name}" shows the image "${image.name}". Remove it from the ` +
+                'page and publish the change, then delete the image.',
+            );
+          }
+          await tx.delete(customPageImages).where(eq(customPageImages.id, imageId));
+          return { result: image.fileHash, details: { pageId, imageId, fileHash: image.fileHash } };
+        });
+        // After the commit: the stored file goes unless another row (another page, another upload) uses it.
+        await removeFileIfUnreferenced(app.db, app.fileStore, fileHash).catch((error: unknown) =>
+          request.log.error({ err: error, hash: fileHash }, 'could not remove a deleted page image’s file'),
+        );
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.post(
+      `${PAGE}/webhelp/preview`,
+      {
+        config: { ...OWNER, readOnly: true },
+        schema: {
+          tags: ['pages'],
+          summary:
+            'An address, valid for an hour, where the item’s people preview the webhelp as it would be published ' +
+            '(its new zip, else its uploaded one), sandboxed like the published one',
+          params: CustomPageParams,
+          response: { 200: WebhelpPreviewSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { id: pluginId, pageId } = request.params;
+        const page = await pageOrThrow(app.db, pluginId, pageId);
+        if (page.type !== 'webhelp') {
+          throw new ApiError(
+            'badRequest',
+            `"${page.name}" is a Markdown page; it has no webhelp to preview.`,
+          );
+        }
+        if (page.webhelpFiles === 0 && (page.draft?.webhelpFiles ?? 0) === 0) {
+          throw new ApiError('badRequest', `Upload the webhelp zip of "${page.name}" before previewing it.`);
+        }
+        const userId = viewerUserId(request.viewer);
+        if (userId === null) throw new ApiError('unauthorized', 'Sign in to preview the webhelp.');
+        const token = randomBytes(32).toString('base64url');
+        const expiresAt = new Date(Date.now() + CUSTOM_PAGE_LIMITS.webhelpPreviewMinutes * 60_000);
+        await app.db.transaction(async (tx) => {
+          await tx.delete(customPagePreviews).where(sql`${customPagePreviews.expiresAt} < now()`);
+          await tx
+            .insert(customPagePreviews)
+            .values({ tokenHash: previewTokenHash(token), pageId, userId, expiresAt });
+        });
+        return { url: `${origin ?? ''}${webhelpPreviewPath(token)}`, expiresAt: expiresAt.getTime() };
+      },
+    );
+
     app.put(
       `${PAGE}/webhelp`,
       {
@@ -614,7 +814,7 @@ export function pageRoutes(options: PagesRouteOptions): FastifyPluginAsyncTypebo
           tags: ['pages'],
           summary:
             'Upload the webhelp zip of a webhelp page (the static HTML a documentation tool built, with index.html); ' +
-            'it replaces the previous one',
+            'it replaces the previous one, or, on a published webhelp, waits in its draft until published',
           params: CustomPageParams,
           response: { 200: CustomPageSchema, 413: ErrorBody, ...errors },
         },
@@ -662,17 +862,36 @@ export function pageRoutes(options: PagesRouteOptions): FastifyPluginAsyncTypebo
             pluginId,
             'upload-webhelp',
             async (tx) => {
-              await pageOrThrow(tx, pluginId, pageId);
-              await tx.delete(customPageFiles).where(eq(customPageFiles.pageId, pageId));
+              const current = await pageOrThrow(tx, pluginId, pageId);
+              // Visitors keep the published webhelp: a new zip of a published one goes into its draft.
+              const draft = current.status !== 'DRAFT';
+              await tx
+                .delete(customPageFiles)
+                .where(and(eq(customPageFiles.pageId, pageId), eq(customPageFiles.draft, draft)));
               for (let start = 0; start < files.length; start += 500) {
                 await tx
                   .insert(customPageFiles)
-                  .values(files.slice(start, start + 500).map((file) => ({ pageId, ...file })));
+                  .values(files.slice(start, start + 500).map((file) => ({ pageId, draft, ...file })));
               }
-              await tx.update(customPages).set({ updatedAt: new Date() }).where(eq(customPages.id, pageId));
+              const base = current.draft ?? current;
+              await tx
+                .update(customPages)
+                .set(
+                  draft
+                    ? {
+                        draftName: base.name,
+                        draftUrl: base.url,
+                        draftGenerateToc: base.generateToc,
+                        draftOriginalContent: base.originalContent,
+                        draftContent: base.content,
+                        draftUpdatedAt: new Date(),
+                      }
+                    : { updatedAt: new Date() },
+                )
+                .where(eq(customPages.id, pageId));
               return {
                 result: undefined,
-                details: { pageId, files: files.length, archiveHash: received.sha256 },
+                details: { pageId, files: files.length, archiveHash: received.sha256, draft },
               };
             },
             claims,

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { webhelpPath, WEBHELP_INDEX } from '@marketplace/core';
-import type { FastifyRequest } from 'fastify';
+import { webhelpPath, webhelpPreviewPath, WEBHELP_INDEX } from '@marketplace/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { ApiError } from '../plugins/app/errors';
@@ -13,6 +14,16 @@ const WebhelpParams = Type.Object({
   '*': Type.Optional(Type.String({ maxLength: 1024 })),
 });
 
+const PreviewParams = Type.Object({
+  token: Type.String({ maxLength: 64 }),
+  '*': Type.Optional(Type.String({ maxLength: 1024 })),
+});
+
+/** The SHA-256 of a preview token, as custom_page_previews keeps it. */
+export function previewTokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
 const HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
 export interface WebhelpSecurityOptions {
@@ -20,6 +31,8 @@ export interface WebhelpSecurityOptions {
   origin: string;
   pluginId: number;
   pageUrl: string;
+  /** The path prefix the webhelp is confined to, when not its published one (a preview's). */
+  path?: string;
   /** True on a separate webhelp origin: the site may keep its own origin (storage, same-origin fetches). */
   separateOrigin: boolean;
 }
@@ -32,7 +45,7 @@ export interface WebhelpSecurityOptions {
  * that origin, which holds nothing of the marketplace's.
  */
 export function webhelpSecurityHeaders(options: WebhelpSecurityOptions): Record<string, string> {
-  const prefix = `${options.origin}${webhelpPath(options.pluginId, options.pageUrl)}`;
+  const prefix = `${options.origin}${options.path ?? webhelpPath(options.pluginId, options.pageUrl)}`;
   const sandbox = ['sandbox', 'allow-scripts', 'allow-popups'];
   if (options.separateOrigin) sandbox.push('allow-same-origin', 'allow-forms');
   const directives = [
@@ -67,8 +80,9 @@ export interface WebhelpRoutesOptions {
 
 /**
  * Serves published webhelp sites under `/webhelp/{pluginId}/{page-url}/...`, each file with its content type
- * and the sandboxing headers above. With WEBHELP_ORIGIN set, requests that reach the marketplace's own host
- * are redirected there.
+ * and the sandboxing headers above, and previews of unpublished ones to the item's people under
+ * `/webhelp/preview/{token}/...` with the same headers. With WEBHELP_ORIGIN set, requests that reach the
+ * marketplace's own host are redirected there.
  */
 export function webhelpRoutes(options: WebhelpRoutesOptions): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -79,6 +93,95 @@ export function webhelpRoutes(options: WebhelpRoutesOptions): FastifyPluginAsync
       const host = request.host;
       return HOST.test(host) ? `${request.protocol}://${host}` : new URL(options.publicUrl).origin;
     }
+
+    /** Sends a stored webhelp file with the sandboxing headers, or answers 404. */
+    async function sendFile(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      file: { fileHash: string; contentType: string } | undefined,
+      path: string,
+      security: Omit<WebhelpSecurityOptions, 'origin' | 'separateOrigin'>,
+      cacheControl: string,
+    ) {
+      const opened = file ? await app.fileStore.open(file.fileHash) : undefined;
+      if (!file || !opened) {
+        throw new ApiError('notFound', `This documentation has no page "${path.slice(0, 100)}".`);
+      }
+      return reply
+        .headers(
+          webhelpSecurityHeaders({
+            ...security,
+            origin: separate?.origin ?? originOf(request),
+            separateOrigin: separate !== undefined,
+          }),
+        )
+        .header('cache-control', cacheControl)
+        .type(file.contentType)
+        .send(opened.stream);
+    }
+
+    const pathOf = (rest: string) => (rest === '' || rest.endsWith('/') ? `${rest}${WEBHELP_INDEX}` : rest);
+
+    app.get(
+      '/webhelp/preview/:token',
+      { schema: { hide: true, params: PreviewParams } },
+      async (request, reply) => reply.redirect(`${request.url.split('?')[0]}/`, 301),
+    );
+
+    app.get(
+      '/webhelp/preview/:token/*',
+      {
+        schema: {
+          tags: ['pages'],
+          summary:
+            'A file of an unpublished webhelp (or of the new zip of a published one), for the item’s people: ' +
+            'the address comes from POST /api/plugins/{id}/custom-pages/{pageId}/webhelp/preview',
+          params: PreviewParams,
+        },
+      },
+      async (request, reply) => {
+        if (separate && request.host !== separate.host) {
+          return reply.redirect(`${separate.origin}${request.url}`, 302);
+        }
+        const { token } = request.params;
+        const path = pathOf(request.params['*'] ?? '');
+        // The token stands for the user it was made for; whether that user may still manage the item is
+        // checked on every request, so a developer removed from the item loses the preview at once.
+        const [preview] = await selectRows<{
+          page_id: number;
+          plugin_id: number;
+          url: string;
+          draft_files: boolean;
+        }>(
+          app.db,
+          sql`SELECT c.id AS page_id, c.plugin_id, c.url,
+              EXISTS (SELECT 1 FROM custom_page_files f WHERE f.page_id = c.id AND f.draft) AS draft_files
+            FROM custom_page_previews v
+            JOIN custom_pages c ON c.id = v.page_id
+            JOIN plugins p ON p.id = c.plugin_id
+            JOIN users u ON u.id = v.user_id
+            WHERE v.token_hash = ${previewTokenHash(token)} AND v.expires_at > now()
+              AND c.type = 'webhelp' AND p.lifecycle_state <> 'deleted' AND NOT u.banned
+              AND (u.is_admin OR p.owner_id = u.id
+                OR EXISTS (SELECT 1 FROM plugin_developers d WHERE d.plugin_id = p.id AND d.user_id = u.id))`,
+        );
+        if (!preview) {
+          throw new ApiError(
+            'notFound',
+            'This preview address is unknown or has expired; open the preview again from the dashboard.',
+          );
+        }
+        const file = await findWebhelpFile(app.db, preview.page_id, path, Boolean(preview.draft_files));
+        return sendFile(
+          request,
+          reply,
+          file,
+          path,
+          { pluginId: preview.plugin_id, pageUrl: preview.url, path: webhelpPreviewPath(token) },
+          'private, no-store',
+        );
+      },
+    );
 
     app.get(
       '/webhelp/:pluginId/:page',
@@ -100,8 +203,7 @@ export function webhelpRoutes(options: WebhelpRoutesOptions): FastifyPluginAsync
           return reply.redirect(`${separate.origin}${request.url}`, 302);
         }
         const { pluginId, page: pageUrl } = request.params;
-        const rest = request.params['*'] ?? '';
-        const path = rest === '' || rest.endsWith('/') ? `${rest}${WEBHELP_INDEX}` : rest;
+        const path = pathOf(request.params['*'] ?? '');
         // Webhelp is read without credentials (a bearer token is never sent on navigation): listed items only.
         const [page] = await selectRows<{ id: number }>(
           app.db,
@@ -110,22 +212,7 @@ export function webhelpRoutes(options: WebhelpRoutesOptions): FastifyPluginAsync
               AND ${pluginVisibleTo(undefined)}`,
         );
         const file = page ? await findWebhelpFile(app.db, page.id, path) : undefined;
-        const opened = file ? await app.fileStore.open(file.fileHash) : undefined;
-        if (!file || !opened) {
-          throw new ApiError('notFound', `This documentation has no page "${path.slice(0, 100)}".`);
-        }
-        return reply
-          .headers(
-            webhelpSecurityHeaders({
-              origin: separate?.origin ?? originOf(request),
-              pluginId,
-              pageUrl,
-              separateOrigin: separate !== undefined,
-            }),
-          )
-          .header('cache-control', 'public, max-age=60')
-          .type(file.contentType)
-          .send(opened.stream);
+        return sendFile(request, reply, file, path, { pluginId, pageUrl }, 'public, max-age=60');
       },
     );
   };

@@ -20,7 +20,8 @@ export function uploadTempDirectory(dataDir: string): string {
 
 /**
  * Publishing and moderation: the upload endpoints, the owner's management API, the plugin lifecycle with
- * its audit log, admin notes and reports, and the periodic sweep of orphaned files. Not wrapped in
+ * its audit log, admin notes and reports, and the work of the sweep of orphaned files ({@link sweepOrphans},
+ * run by the admin scheduler). Not wrapped in
  * fastify-plugin: multipart parsing stays inside this scope.
  */
 export default async function publishing(
@@ -53,45 +54,25 @@ export default async function publishing(
   await app.register(managementRoutes);
   await app.register(mediaRoutes(options));
   await app.register(moderationRoutes);
+}
 
-  const sweep = async (): Promise<SweepResult | undefined> => {
-    try {
-      const result = await sweepOrphanedFiles(app.db, app.fileStore, {
-        graceMs: options.orphanGraceMs,
-        temporaryDirectories: [tempDir],
-      });
-      if (result.removedFiles.length + result.removedClaims + result.removedTemporaryFiles > 0) {
-        app.log.info(
-          {
-            removedFiles: result.removedFiles.length,
-            removedClaims: result.removedClaims,
-            removedTemporaryFiles: result.removedTemporaryFiles,
-          },
-          'swept orphaned files',
-        );
-      }
-      return result;
-    } catch (error) {
-      app.log.error({ err: error }, 'the sweep of orphaned files failed');
-      return undefined;
-    }
+/**
+ * The sweep of orphaned files, once: the admin scheduler (src/admin/scheduler) runs it every
+ * SWEEP_INTERVAL_SECONDS. Safe beside uploads in flight and on several nodes at once.
+ */
+export async function sweepOrphans(app: FastifyInstance): Promise<string> {
+  const options = publishingOptionsFromEnv();
+  const result: SweepResult = await sweepOrphanedFiles(app.db, app.fileStore, {
+    graceMs: options.orphanGraceMs,
+    temporaryDirectories: [uploadTempDirectory(app.config.dataDir)],
+  });
+  const removed = {
+    removedFiles: result.removedFiles.length,
+    removedClaims: result.removedClaims,
+    removedTemporaryFiles: result.removedTemporaryFiles,
   };
-  if (options.sweepIntervalMs > 0) {
-    let timer: NodeJS.Timeout | undefined;
-    let running: Promise<unknown> | undefined;
-    const sweepOnce = () => {
-      running ??= sweep().finally(() => {
-        running = undefined;
-      });
-    };
-    app.addHook('onReady', async () => {
-      sweepOnce();
-      timer = setInterval(sweepOnce, options.sweepIntervalMs);
-      timer.unref();
-    });
-    app.addHook('onClose', async () => {
-      if (timer) clearInterval(timer);
-      await running;
-    });
+  if (removed.removedFiles + removed.removedClaims + removed.removedTemporaryFiles > 0) {
+    app.log.info(removed, 'swept orphaned files');
   }
+  return `Removed ${removed.removedFiles} unreferenced file(s), ${removed.removedClaims} abandoned claim(s) and ${removed.removedTemporaryFiles} temporary file(s).`;
 }

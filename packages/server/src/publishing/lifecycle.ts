@@ -50,6 +50,10 @@ export interface LifecycleChange {
   modificationAllowed?: boolean;
   setPublishedAt?: boolean;
   pendingVersionsBecome?: 'approved' | 'rejected';
+  /** Versions blocked by a partial block are offered again (unblock). */
+  unblockVersions?: boolean;
+  /** The versions the administrator chose are blocked (partial-block; the route checks the choice). */
+  blockChosenVersions?: boolean;
 }
 
 export type LifecycleDecision =
@@ -120,14 +124,12 @@ export function decideLifecycleAction(
       if (state.blockState === 'blocked') return refuse('The plugin is already blocked.');
       return allow({ blockState: 'blocked' });
     case 'partial-block':
-      if (state.blockState !== 'none')
-        return refuse(
-          `The plugin is already ${state.blockState === 'blocked' ? 'blocked' : 'partially blocked'}.`,
-        );
-      return allow({ blockState: 'partial' });
+      // From `partial` too: more versions may be blocked later.
+      if (state.blockState === 'blocked') return refuse('The plugin is already blocked.');
+      return allow({ blockState: 'partial', blockChosenVersions: true });
     case 'unblock':
       if (state.blockState === 'none') return refuse('The plugin is not blocked.');
-      return allow({ blockState: 'none' });
+      return allow({ blockState: 'none', unblockVersions: true });
     case 'allow-access':
       if (state.modificationAllowed) return refuse('Changes to the plugin are already allowed.');
       return allow({ modificationAllowed: true });

@@ -9,11 +9,12 @@ import {
   ModerationPageQuery,
   NewAdminNoteBody,
   NewPluginReportBody,
+  PartialBlockBody,
   type AdminNoteBody,
   type PluginReportBody,
   type PluginStateBody,
 } from '@marketplace/api-contract';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/client';
 import { adminNotes, pluginAuditLog, pluginReports, plugins, pluginVersions } from '../db/schema';
@@ -31,7 +32,7 @@ import {
 } from './lifecycle';
 import { loadPluginState, pluginManagers, viewerUserId, type PluginState } from './plugin-access';
 
-async function stateBody(db: Queryable, pluginId: number): Promise<PluginStateBody> {
+export async function stateBody(db: Queryable, pluginId: number): Promise<PluginStateBody> {
   const [row] = await selectRows<{
     lifecycle_state: string;
     approved: boolean;
@@ -55,6 +56,40 @@ async function stateBody(db: Queryable, pluginId: number): Promise<PluginStateBo
     hasUnapprovedUpdate: row.pending,
     listed: row.listed,
   };
+}
+
+/**
+ * The versions an administrator chose to block: at least one, each of this plugin and offered to visitors
+ * (approved). Anything else is a 400 and nothing is written.
+ */
+async function chooseVersionsToBlock(
+  db: Queryable,
+  pluginId: number,
+  chosen: readonly number[],
+): Promise<number[]> {
+  const ids = [...new Set(chosen)];
+  if (ids.length === 0) throw new ApiError('badRequest', 'Choose the versions to block.');
+  const rows = await db
+    .select({ id: pluginVersions.id, version: pluginVersions.version, state: pluginVersions.approvalState })
+    .from(pluginVersions)
+    .where(and(eq(pluginVersions.pluginId, pluginId), inArray(pluginVersions.id, ids)));
+  const foreign = ids.filter((id) => !rows.some((row) => row.id === id));
+  if (foreign.length > 0) {
+    throw new ApiError(
+      'badRequest',
+      `Plugin ${pluginId} has no version ${foreign.join(', ')}: choose among its own versions.`,
+    );
+  }
+  const notOffered = rows.filter((row) => row.state !== 'approved');
+  if (notOffered.length > 0) {
+    throw new ApiError(
+      'badRequest',
+      `Only approved versions can be blocked; ${notOffered
+        .map((row) => `${row.version} is ${row.state}`)
+        .join(', ')}.`,
+    );
+  }
+  return ids;
 }
 
 function snapshot(state: PluginState) {
@@ -90,6 +125,7 @@ const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     pluginId: number,
     action: LifecycleAction,
     report: Record<string, string> | null | undefined,
+    chosenVersions?: readonly number[],
   ): Promise<PluginStateBody> {
     const viewer = request.viewer;
     const actor = viewer.kind === 'user' && viewer.isAdmin ? 'admin' : 'developer';
@@ -102,6 +138,10 @@ const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw new ApiError('conflict', decision.reason);
       }
       const change = decision.change;
+      // Checked before anything is written: a refusal changes nothing.
+      const toBlock = change.blockChosenVersions
+        ? await chooseVersionsToBlock(tx, pluginId, chosenVersions ?? [])
+        : [];
       const columns = {
         ...(change.lifecycleState !== undefined ? { lifecycleState: change.lifecycleState } : {}),
         ...(change.approved !== undefined ? { approved: change.approved } : {}),
@@ -122,6 +162,21 @@ const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .returning({ id: pluginVersions.id });
         versionIds = changed.map((row) => row.id);
       }
+      if (toBlock.length > 0) {
+        await tx
+          .update(pluginVersions)
+          .set({ approvalState: 'blocked' })
+          .where(and(eq(pluginVersions.pluginId, pluginId), inArray(pluginVersions.id, toBlock)));
+        versionIds = [...toBlock];
+      }
+      if (change.unblockVersions) {
+        const changed = await tx
+          .update(pluginVersions)
+          .set({ approvalState: 'approved' })
+          .where(and(eq(pluginVersions.pluginId, pluginId), eq(pluginVersions.approvalState, 'blocked')))
+          .returning({ id: pluginVersions.id });
+        versionIds = changed.map((row) => row.id);
+      }
       const after = await loadPluginState(tx, pluginId);
       await recordAudit(tx, {
         pluginId,
@@ -139,7 +194,30 @@ const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     });
   }
 
+  // Partial block: the body names the versions (checked after the state, so a blocked plugin answers 409).
+  app.post(
+    '/api/plugins/:id/partial-block',
+    {
+      config: { auth: { rule: 'admin' } },
+      schema: {
+        tags: ['moderation'],
+        summary: 'partial-block: block chosen versions of the plugin (administrators)',
+        params: IdParams,
+        body: PartialBlockBody,
+      },
+    },
+    async (request) =>
+      takeAction(
+        request,
+        request.params.id,
+        'partial-block',
+        request.body?.report ?? undefined,
+        request.body?.versions ?? [],
+      ),
+  );
+
   for (const action of LIFECYCLE_ACTIONS) {
+    if (action === 'partial-block') continue;
     const auth = ADMIN_ACTIONS.has(action)
       ? ({ rule: 'admin' } as const)
       : ({ rule: 'owner', ownerOf: managersIncludingDeleted } as const);
@@ -398,27 +476,7 @@ const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return queue.entries;
     },
   );
-
-  app.get(
-    '/api/admin/reports',
-    {
-      config: { auth: ADMIN },
-      schema: {
-        tags: ['moderation'],
-        summary: 'Every report, newest first',
-        querystring: ModerationPageQuery,
-      },
-    },
-    async (request) => {
-      const rows = await app.db
-        .select()
-        .from(pluginReports)
-        .orderBy(desc(pluginReports.createdAt), desc(pluginReports.id))
-        .limit(request.query.max)
-        .offset(request.query.offset);
-      return rows.map(reportBody);
-    },
-  );
+  // The administrators' reports queue (GET /api/admin/reports, resolve) is in src/admin/moderation.
 };
 
 export default moderationRoutes;

@@ -35,6 +35,28 @@ const REFERENCES = sql`
 const BATCH = 500;
 
 /**
+ * Removes one stored file now, for a domain that has just deleted (and committed) a row referring to it: only
+ * when no row refers to it any more and no upload claims it, checked under the lock that claiming takes.
+ * Answers whether it was removed.
+ */
+export async function removeFileIfUnreferenced(
+  db: Database,
+  fileStore: FileStore,
+  hash: string,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.execute(storedFileLock(hash));
+    const [still] = await selectRows<{ used: boolean }>(
+      tx,
+      sql`SELECT EXISTS (SELECT 1 FROM (${REFERENCES}) AS refs WHERE hash = ${hash})
+        OR EXISTS (SELECT 1 FROM file_claims WHERE file_hash = ${hash}) AS used`,
+    );
+    if (still?.used) return false;
+    return fileStore.remove(hash);
+  });
+}
+
+/**
  * Removes stored files no row refers to, and what crashed uploads left behind. Safe on several nodes at
  * once and beside uploads in flight: a file is removed only when it is unreferenced, unclaimed (an upload
  * claims its hash before writing the file and drops the claim with the commit of its row) and older than

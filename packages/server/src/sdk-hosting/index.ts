@@ -59,6 +59,7 @@ export default fp(
   async function sdkHosting(app: FastifyInstance, options: SdkHostingOptions) {
     const sdkDir = resolve(options.sdkDir ?? DEFAULT_SDK_DIR);
     const loaded = new Map<string, LoadedFile>();
+    const counts = { hits: 0, misses: 0 };
 
     async function load(name: string): Promise<LoadedFile | undefined> {
       const path = join(sdkDir, name);
@@ -66,7 +67,11 @@ export default fp(
       if (!info?.isFile()) return undefined;
       const version = `${info.size}-${info.mtimeMs}`;
       const known = loaded.get(name);
-      if (known?.version === version) return known;
+      if (known?.version === version) {
+        counts.hits++;
+        return known;
+      }
+      counts.misses++;
       const body = await readFile(path);
       const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
       const file = { body, etag, version };
@@ -100,6 +105,32 @@ export default fp(
       if (etagMatches(request.headers['if-none-match'], file.etag)) return reply.code(304).send();
       return reply.code(200).type(contentType).send(file.body);
     }
+
+    // In the caches' registry (src/admin/caches): a reload reads every file again, then swaps them in.
+    if (app.hasDecorator('caches'))
+      app.caches.register({
+        name: 'sdk-files',
+        description: 'The widget SDK files under /sdk/, read from its build. Bytes: the files’ bodies.',
+        statistics: () => {
+          let bytes = 0;
+          for (const file of loaded.values()) bytes += file.body.length;
+          return { entries: loaded.size, bytes, builtAt: null, ...counts };
+        },
+        flush: () => loaded.clear(),
+        reload: async () => {
+          const fresh = new Map<string, LoadedFile>();
+          for (const name of Object.keys(SDK_FILES)) {
+            const path = join(sdkDir, name);
+            const body = await readFile(path).catch(() => undefined);
+            const info = await stat(path).catch(() => undefined);
+            if (!body || !info) continue;
+            const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+            fresh.set(name, { body, etag, version: `${info.size}-${info.mtimeMs}` });
+          }
+          loaded.clear();
+          for (const [name, file] of fresh) loaded.set(name, file);
+        },
+      });
 
     app.get<{ Params: { file: string } }>('/sdk/:file', { schema: { hide: true } }, sendFile);
   },

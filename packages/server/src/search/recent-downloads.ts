@@ -65,6 +65,9 @@ export const CHARTS_KEPT_MS = 1000;
  */
 export class RecentDownloads {
   private readonly kept = new Map<number, KeptChart>();
+  /** Items whose chart was kept, and items read (the caches' administration). */
+  hits = 0;
+  misses = 0;
   /** The window of the current day, worked out once a day. */
   private window: { dayStart: number; days: readonly string[] } = { dayStart: Number.NaN, days: [] };
 
@@ -84,9 +87,12 @@ export class RecentDownloads {
     const missing = new Set<number>();
     for (const { id } of items) {
       const kept = this.kept.get(id);
-      if (kept && kept.lastDay === lastDay && now - kept.readAt < this.keepMs) charts.set(id, kept.points);
-      else missing.add(id);
+      if (kept && kept.lastDay === lastDay && now - kept.readAt < this.keepMs) {
+        charts.set(id, kept.points);
+        this.hits++;
+      } else missing.add(id);
     }
+    this.misses += missing.size;
     for (const [id, counts] of await readCounts(this.db, [...missing], days)) {
       const points = toPoints(days, counts);
       charts.set(id, points);
@@ -96,6 +102,17 @@ export class RecentDownloads {
       ...item,
       downloadStatistics: charts.get(item.id) ?? toPoints(days, undefined),
     }));
+  }
+
+  /** Charts kept, and their approximate bytes (the points' numbers and day strings, and each entry's objects). */
+  get statistics(): { entries: number; bytes: number } {
+    let bytes = 0;
+    for (const chart of this.kept.values()) bytes += 64 + chart.points.length * 48;
+    return { entries: this.kept.size, bytes };
+  }
+
+  clear(): void {
+    this.kept.clear();
   }
 
   private daysOf(now: number): readonly string[] {

@@ -33,8 +33,8 @@ export function verificationEnvironment(
 }
 
 /**
- * Verification: the `/api/verifications/...` routes and the in-process worker that verifies queued
- * versions every `workerIntervalMs` (VERIFICATION_INTERVAL_SECONDS), one job at a time per node.
+ * Verification: the `/api/verifications/...` routes, and the work of the job that verifies queued versions
+ * ({@link workVerificationQueue}, run by the admin scheduler every VERIFICATION_INTERVAL_SECONDS).
  */
 export default async function verification(
   app: FastifyInstance,
@@ -44,24 +44,13 @@ export default async function verification(
   const env = verificationEnvironment(app, options);
   await mkdir(env.tempDir, { recursive: true });
   await app.register(verificationRoutes(env));
+}
 
-  if (options.workerIntervalMs > 0) {
-    let timer: NodeJS.Timeout | undefined;
-    let running: Promise<unknown> | undefined;
-    const tick = () => {
-      running ??= runVerificationWorker(env)
-        .catch((error: unknown) => app.log.error({ err: error }, 'the verification worker failed'))
-        .finally(() => {
-          running = undefined;
-        });
-    };
-    app.addHook('onReady', async () => {
-      timer = setInterval(tick, options.workerIntervalMs);
-      timer.unref();
-    });
-    app.addHook('onClose', async () => {
-      if (timer) clearInterval(timer);
-      await running;
-    });
-  }
+/**
+ * The verification queue, worked once until it is empty: the admin scheduler (src/admin/scheduler) runs it
+ * every VERIFICATION_INTERVAL_SECONDS, on one node at a time (the queue's own leases would also allow more).
+ */
+export async function workVerificationQueue(app: FastifyInstance): Promise<string> {
+  const verified = await runVerificationWorker(verificationEnvironment(app, verificationOptionsFromEnv()));
+  return verified === 0 ? 'No version was waiting.' : `Verified ${verified} version(s).`;
 }

@@ -141,7 +141,9 @@ interface Resources {
   invoiceId: number;
   exceptionGroupId: number;
   customPageId: number;
+  customPageImageId: number;
   verificationId: number;
+  reportId: number;
 }
 
 /**
@@ -167,8 +169,12 @@ const PATH_PARAMETERS: Record<string, (resources: Resources) => string> = {
   invoices: (resources) => String(resources.invoiceId),
   groupId: (resources) => String(resources.exceptionGroupId),
   pageId: (resources) => String(resources.customPageId),
+  imageId: (resources) => String(resources.customPageImageId),
   verifications: (resources) => String(resources.verificationId),
   update: (resources) => String(resources.versionId),
+  reports: (resources) => String(resources.reportId),
+  // /api/users/{id}/{x}: a ban without its reason, answered 400 when the rule lets the persona in.
+  x: () => 'ban',
   application: (resources) => String(resources.pluginId),
   discard: (resources) => String(resources.verificationId),
   users: () => String(personas.owner),
@@ -176,11 +182,17 @@ const PATH_PARAMETERS: Record<string, (resources: Resources) => string> = {
   family: () => 'intellij',
   measure: () => 'downloads-count',
   dimension: () => 'country',
+  scheduler: () => 'token-cleanup',
+  // /api/features/{name}: a flag that does not exist (404 once the rule lets the persona in).
+  name: () => 'route-table-flag',
+  jobAction: () => 'pause',
   '*': () => 'token',
 };
 
 /** Query strings of routes that name their resource there rather than in the path. */
 const QUERY_STRINGS: Record<string, (resources: Resources) => string> = {
+  '/api/admin/install': (resources) => `pluginId=${resources.pluginId}&updateId=${resources.versionId}`,
+  '/api/users/suggestions': () => 'q=access',
   '/statistic/:measure/:dimension': (resources) =>
     `plugin=${resources.pluginId}&startDate=2026-01-01&endDate=2026-01-31`,
 };
@@ -298,12 +310,22 @@ async function freshResources(): Promise<Resources> {
   const customPageId = await insertedId(
     sql`INSERT INTO custom_pages (plugin_id, url, name) VALUES (${pluginId}, 'guide', 'Guide') RETURNING id`,
   );
+  const customPageImageId = await insertedId(
+    sql`INSERT INTO custom_page_images (page_id, name, file_hash, content_type, size)
+      VALUES (${customPageId}, 'shot.png', ${'0'.repeat(64)}, 'image/png', 1) RETURNING id`,
+  );
   const verificationId = await insertedId(
     sql`INSERT INTO verifications (version_id, plugin_id, types, verifier_version)
       VALUES (${versionId}, ${pluginId}, '{descriptor}', 'marketplace-checks/1') RETURNING id`,
   );
+  const reportId = await insertedId(
+    sql`INSERT INTO plugin_reports (plugin_id, review_id, reason) VALUES (${pluginId}, ${reviewId}, 'Spam')
+      RETURNING id`,
+  );
   return {
+    reportId,
     customPageId,
+    customPageImageId,
     verificationId,
     pluginId,
     reviewId,

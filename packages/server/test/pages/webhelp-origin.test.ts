@@ -9,6 +9,8 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 describe('webhelp on a separate origin (WEBHELP_ORIGIN)', () => {
   let t: ReviewsTestApp;
   let pluginId: number;
+  let ownerId: number;
+  let pageId: number;
 
   beforeAll(async () => {
     process.env.WEBHELP_ORIGIN = 'https://webhelp.example.net/';
@@ -18,6 +20,7 @@ describe('webhelp on a separate origin (WEBHELP_ORIGIN)', () => {
       delete process.env.WEBHELP_ORIGIN;
     }
     const people = await addPeople(t);
+    ownerId = people.owner;
     pluginId = await addPlugin(t, people.owner);
     const base = `/api/plugins/${pluginId}/custom-pages`;
     const page = json<CustomPageBody>(
@@ -31,6 +34,7 @@ describe('webhelp on a separate origin (WEBHELP_ORIGIN)', () => {
       `https://webhelp.example.net/webhelp/${pluginId}/manual/`,
     );
     await t.call(people.owner, { method: 'POST', url: `${base}/${page.id}/publish` });
+    pageId = page.id;
   });
   afterAll(async () => t?.close());
 
@@ -55,6 +59,28 @@ describe('webhelp on a separate origin (WEBHELP_ORIGIN)', () => {
     expect(response.statusCode).toBe(200);
     const policy = String(response.headers['content-security-policy']);
     expect(policy).toContain(`default-src https://webhelp.example.net/webhelp/${pluginId}/manual/;`);
+    expect(policy).toMatch(/sandbox allow-scripts allow-popups allow-same-origin allow-forms$/);
+  });
+
+  it('gives previews on that origin too, with the same rules', async () => {
+    const minted = await t.call(ownerId, {
+      method: 'POST',
+      url: `/api/plugins/${pluginId}/custom-pages/${pageId}/webhelp/preview`,
+    });
+    const { url } = minted.json() as { url: string };
+    expect(url).toMatch(/^https:\/\/webhelp\.example\.net\/webhelp\/preview\/[\w-]{43}\/$/);
+    const path = new URL(url).pathname;
+    const elsewhere = await t.app.inject({
+      method: 'GET',
+      url: path,
+      headers: { host: 'plugins.example.com' },
+    });
+    expect(elsewhere.statusCode).toBe(302);
+    expect(elsewhere.headers.location).toBe(url);
+    const there = await t.app.inject({ method: 'GET', url: path, headers: { host: 'webhelp.example.net' } });
+    expect(there.statusCode).toBe(200);
+    const policy = String(there.headers['content-security-policy']);
+    expect(policy).toContain(`default-src ${url};`);
     expect(policy).toMatch(/sandbox allow-scripts allow-popups allow-same-origin allow-forms$/);
   });
 

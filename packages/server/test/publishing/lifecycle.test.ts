@@ -57,8 +57,11 @@ describe('the plugin state machine', () => {
     ['unapprove', state({}), { approved: false }],
     ['unapprove-updates', state({ pendingVersions: 1 }), { pendingVersionsBecome: 'rejected' }],
     ['block', state({ blockState: 'partial' }), { blockState: 'blocked' }],
-    ['partial-block', state({}), { blockState: 'partial' }],
-    ['unblock', state({ blockState: 'blocked' }), { blockState: 'none' }],
+    ['partial-block', state({}), { blockState: 'partial', blockChosenVersions: true }],
+    // More versions may be blocked while some already are.
+    ['partial-block', state({ blockState: 'partial' }), { blockState: 'partial', blockChosenVersions: true }],
+    ['unblock', state({ blockState: 'blocked' }), { blockState: 'none', unblockVersions: true }],
+    ['unblock', state({ blockState: 'partial' }), { blockState: 'none', unblockVersions: true }],
     ['disallow-access', state({}), { modificationAllowed: false }],
     ['allow-access', state({ modificationAllowed: false }), { modificationAllowed: true }],
     ['restore', state({ lifecycleState: 'deleted' }), { lifecycleState: 'draft', approved: false }],

@@ -1,15 +1,7 @@
-import type {
-  AdminNote,
-  ApprovalQueue,
-  ModerationPageInput,
-  NewAdminNote,
-  Paged,
-  PluginReport,
-} from '@marketplace/api-client';
+import type { AdminNote, ApprovalQueue, NewAdminNote, Paged } from '@marketplace/api-client';
 import { formatDisplayDate } from '@marketplace/core';
-import { useToasts } from '@marketplace/ui';
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { RequireSignIn } from '../../components/RequireSignIn';
 import { api } from '../../lib/api';
 import { errorText } from '../../lib/errors';
@@ -19,15 +11,7 @@ import { InvoicesSection } from './InvoicesSection';
 import { SellersSection } from './SellersSection';
 import { AdminNav } from './AdminNav';
 import { VerificationSection } from './VerificationSection';
-
-const ACTIONS = [
-  ['approve', 'Approve'],
-  ['unapprove', 'Unapprove'],
-  ['block', 'Block'],
-  ['unblock', 'Unblock'],
-  ['allow-access', 'Allow access'],
-  ['disallow-access', 'Disallow access'],
-] as const;
+import { ModerationActions } from './ModerationActions';
 
 /** Entries of the approval queue shown a page. */
 const QUEUE_PAGE_SIZE = 20;
@@ -45,7 +29,6 @@ async function json<T>(request: Parameters<typeof api.request>[0]): Promise<T> {
 }
 
 function Moderation({ pluginId, onChanged }: { pluginId: number; onChanged: () => void }) {
-  const toasts = useToasts();
   const [plugin, reload] = useLoad((signal) => api.getPlugin(pluginId, {}, { signal }), [pluginId]);
   // Spec §8: admin notes calls show no notification on failure; the list says so in place.
   const [notes, reloadNotes] = useLoad(
@@ -53,17 +36,6 @@ function Moderation({ pluginId, onChanged }: { pluginId: number; onChanged: () =
     [pluginId],
   );
   const [note, setNote] = useState('');
-
-  async function act(action: string, label: string) {
-    try {
-      await api.request({ method: 'POST', path: `/api/plugins/${pluginId}/${action}`, json: {} });
-      toasts?.show({ kind: 'success', title: `${label}: done` });
-      reload();
-      onChanged();
-    } catch (error) {
-      toasts?.show({ kind: 'error', title: 'Error', message: errorText(error), keep: true });
-    }
-  }
 
   async function addNote(event: FormEvent) {
     event.preventDefault();
@@ -106,18 +78,13 @@ function Moderation({ pluginId, onChanged }: { pluginId: number; onChanged: () =
           {info.isModificationAllowed ? 'Changes allowed' : 'Changes disallowed'}
         </span>
       </p>
-      <div className="site-form-actions">
-        {ACTIONS.map(([action, label]) => (
-          <button
-            key={action}
-            type="button"
-            className={action === 'block' ? 'site-button-danger' : 'site-button-secondary'}
-            onClick={() => void act(action, label)}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
+      <ModerationActions
+        pluginId={pluginId}
+        onChanged={() => {
+          reload();
+          onChanged();
+        }}
+      />
       <h3>Admin notes</h3>
       {notes.status === 'rejected' ? <p className="site-muted">Notes are not available.</p> : null}
       {notes.status === 'resolved' && (notes.data ?? []).length === 0 ? (
@@ -164,7 +131,11 @@ function Moderation({ pluginId, onChanged }: { pluginId: number; onChanged: () =
 }
 
 function Admin() {
-  const [selected, setSelected] = useState<number | undefined>(undefined);
+  // The item under moderation is in the address (?plugin=), so the reports and audit screens can link to it.
+  const [params, setParams] = useSearchParams();
+  const selectedText = params.get('plugin') ?? '';
+  const selected = /^\d{1,10}$/.test(selectedText) ? Number(selectedText) : undefined;
+  const setSelected = (id: number) => setParams({ plugin: String(id) });
   const [idText, setIdText] = useState('');
   const [queueOffset, setQueueOffset] = useState(0);
   const [queue, reloadQueue] = useLoad(
@@ -172,17 +143,6 @@ function Admin() {
       api.getApprovalQueue({ max: QUEUE_PAGE_SIZE, offset: queueOffset }, { signal }),
     [queueOffset],
   );
-  const [reports] = useLoad(
-    (signal) =>
-      json<PluginReport[]>({
-        method: 'GET',
-        path: '/api/admin/reports',
-        query: { max: 50, offset: 0 } satisfies ModerationPageInput,
-        signal,
-      }),
-    [],
-  );
-
   function open(event: FormEvent) {
     event.preventDefault();
     const id = Number(idText.trim());
@@ -195,7 +155,7 @@ function Admin() {
       <AdminNav />
       <nav className="site-form-actions" aria-label="Administration sections">
         <a href="#queue-heading">Waiting for approval</a>
-        <a href="#reports-heading">Reports</a>
+        <Link to="/admin/reports">Reports</Link>
         <a href="#sellers">Sellers</a>
         <a href="#invoices">Invoices</a>
       </nav>
@@ -288,32 +248,6 @@ function Admin() {
             ) : null}
           </>
         ) : null}
-      </section>
-      <section className="site-section" aria-labelledby="reports-heading">
-        <h2 id="reports-heading">Reports</h2>
-        {reports.status === 'rejected' ? <p className="site-muted">Reports are not available.</p> : null}
-        {reports.status === 'resolved' && (reports.data ?? []).length === 0 ? (
-          <p className="site-muted">No reports.</p>
-        ) : null}
-        <ul className="site-notes">
-          {reports.status === 'resolved'
-            ? (reports.data ?? []).map((report) => (
-                <li key={report.id}>
-                  <span>
-                    <strong>{report.reason}</strong> {report.message}
-                  </span>
-                  <span className="site-muted">{formatDisplayDate(report.cdate)}</span>
-                  <button
-                    type="button"
-                    className="site-button-secondary"
-                    onClick={() => setSelected(report.pluginId)}
-                  >
-                    Plugin #{report.pluginId}
-                  </button>
-                </li>
-              ))
-            : null}
-        </ul>
       </section>
       <SellersSection />
       <InvoicesSection />

@@ -4,4 +4,10 @@
  */
 export const ADMIN_SECTIONS: readonly { path: string; label: string }[] = [
   { path: '/admin', label: 'Moderation' },
+  { path: '/admin/reports', label: 'Reports' },
+  { path: '/admin/audit', label: 'Audit log' },
+  { path: '/admin/users', label: 'Users' },
+  { path: '/admin/scheduler', label: 'Scheduler' },
+  { path: '/admin/features', label: 'Feature flags' },
+  { path: '/admin/performance', label: 'Performance' },
 ];

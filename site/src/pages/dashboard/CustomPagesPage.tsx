@@ -1,4 +1,4 @@
-import type { CustomPage, CustomPageListItem, RenderedPage } from '@marketplace/api-client';
+import type { CustomPage, CustomPageImage, CustomPageListItem, RenderedPage } from '@marketplace/api-client';
 import { buildPageTree, flattenPageTree, pageUrlOf, pageUrlProblem } from '@marketplace/core';
 import { useToasts } from '@marketplace/ui';
 import { useEffect, useState, type FormEvent } from 'react';
@@ -101,16 +101,24 @@ function Editor({
   onChanged: (page: CustomPage | undefined) => void;
 }) {
   const change = useChange();
-  const [name, setName] = useState(page.name);
-  const [url, setUrl] = useState(page.url);
+  // A published page is edited through its draft: the form starts from the saved changes, if any.
+  const edited = page.draft ?? page;
+  const [name, setName] = useState(edited.name);
+  const [url, setUrl] = useState(edited.url);
   const [parentId, setParentId] = useState<number | null>(page.parentId);
-  const [markdown, setMarkdown] = useState(page.originalContent);
-  const [generateToc, setGenerateToc] = useState(page.generateToc);
+  const [markdown, setMarkdown] = useState(edited.originalContent);
+  const [generateToc, setGenerateToc] = useState(edited.generateToc);
   const [zip, setZip] = useState<File | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  const [webhelpPreview, setWebhelpPreview] = useState<string | undefined>(undefined);
+  const [images, reloadImages] = useLoad(
+    (signal) => api.customPages.listImages(pluginId, page.id, { signal }),
+    [pluginId, page.id],
+  );
   const isWebhelp = page.type === 'webhelp';
+  const published = page.status !== 'DRAFT';
   const preview = usePreview(pluginId, isWebhelp ? '' : markdown, generateToc);
-  const urlProblem = url === page.url ? undefined : pageUrlProblem(url);
+  const urlProblem = url === page.url || url === page.draft?.url ? undefined : pageUrlProblem(url);
 
   // A page cannot go under itself or one of its own sub-pages.
   const below = new Set<number>([page.id]);
@@ -127,14 +135,16 @@ function Editor({
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    await run('Page saved', () =>
-      api.customPages.update(pluginId, page.id, {
-        name,
-        url,
-        parentId,
-        generateToc,
-        ...(isWebhelp ? {} : { originalContent: markdown }),
-      }),
+    await run(
+      published ? 'Draft saved: visitors see the published version until you publish it' : 'Page saved',
+      () =>
+        api.customPages.update(pluginId, page.id, {
+          name,
+          url,
+          parentId,
+          generateToc,
+          ...(isWebhelp ? {} : { originalContent: markdown }),
+        }),
     );
   }
 
@@ -148,15 +158,82 @@ function Editor({
       setMarkdown(
         (text) => `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}\n![${alt}](${image.url})\n`,
       );
+      reloadImages();
     }
   }
 
-  const published = page.status !== 'DRAFT';
+  /** Deletes an image and drops it from the Markdown being edited (saved with the next Save). */
+  async function removeImage(image: CustomPageImage) {
+    if (!window.confirm(`Delete the image “${image.name}”?`)) return;
+    const done = await change('Image deleted', async () => {
+      await api.customPages.removeImage(pluginId, page.id, image.id);
+      return true;
+    });
+    if (!done) return;
+    const escaped = image.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    setMarkdown((text) => text.replace(new RegExp(`!\\[[^\\]]*\\]\\(${escaped}\\)\\n?`, 'g'), ''));
+    reloadImages();
+  }
+
+  async function openWebhelpPreview() {
+    setWebhelpPreview(undefined);
+    const answer = await change('Preview ready', () => api.customPages.previewWebhelp(pluginId, page.id));
+    if (answer) setWebhelpPreview(answer.url);
+  }
   return (
     <section className="site-card-block site-custom-pages-editor" aria-labelledby="page-editor-heading">
       <h2 id="page-editor-heading">
         {page.name} <span className="site-badge">{STATUS_LABELS[page.status]}</span>
+        {page.draft ? (
+          <>
+            {' '}
+            <span className="site-badge site-badge--warning">Unpublished changes</span>
+          </>
+        ) : null}
       </h2>
+      {page.draft ? (
+        <div className="site-message" role="status" aria-label="Draft">
+          <p>
+            Changes saved {new Date(page.draft.updatedAt).toLocaleString()} are not published yet: visitors
+            see the published version
+            {page.draft.url !== page.url
+              ? ` (at /${page.url}; the new address /${page.draft.url} applies on publishing)`
+              : ''}
+            {page.draft.webhelpFiles > 0 ? `; a new zip of ${page.draft.webhelpFiles} files waits` : ''}.
+          </p>
+          {isWebhelp ? null : (
+            <details>
+              <summary>The published version</summary>
+              <TableOfContents toc={page.toc} />
+              <SafeHtml className="site-prose" html={page.content} />
+            </details>
+          )}
+          <div className="site-form-actions">
+            <button
+              type="button"
+              className="mp-button"
+              disabled={busy}
+              onClick={() =>
+                void run('Changes published', () => api.customPages.setPublished(pluginId, page.id, true))
+              }
+            >
+              Publish changes
+            </button>
+            <button
+              type="button"
+              className="site-button-secondary"
+              disabled={busy}
+              onClick={() => {
+                if (!window.confirm('Discard the unpublished changes? Visitors’ version stays as it is.'))
+                  return;
+                void run('Changes discarded', () => api.customPages.discardDraft(pluginId, page.id));
+              }}
+            >
+              Discard changes
+            </button>
+          </div>
+        </div>
+      ) : null}
       <form className="site-form" onSubmit={save} noValidate>
         <label className="site-field">
           <span>Name</span>
@@ -242,11 +319,31 @@ function Editor({
                 }}
               />
             </label>
+            {images.status === 'resolved' && images.data.length > 0 ? (
+              <ul className="site-custom-pages-editor__list" aria-label="Images">
+                {images.data.map((image) => (
+                  <li key={image.id}>
+                    <a href={image.url} target="_blank" rel="noopener noreferrer">
+                      {image.name}
+                    </a>{' '}
+                    <span className="site-muted">{Math.max(1, Math.round(image.size / 1024))} KB</span>{' '}
+                    <button
+                      type="button"
+                      className="site-link-button"
+                      aria-label={`Delete image ${image.name}`}
+                      onClick={() => void removeImage(image)}
+                    >
+                      Delete
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
           </>
         )}
         <div className="site-form-actions">
           <button type="submit" className="mp-button" disabled={busy || urlProblem !== undefined}>
-            Save
+            {published ? 'Save draft' : 'Save'}
           </button>
           <button
             type="button"
@@ -288,12 +385,32 @@ function Editor({
             {page.webhelpFiles > 0
               ? `${page.webhelpFiles} files uploaded. `
               : 'Upload the zip your documentation tool built (with index.html). '}
-            {page.webhelpUrl ? (
+            {page.webhelpUrl && published ? (
               <a href={page.webhelpUrl} target="_blank" rel="noopener noreferrer">
-                Open it
+                Open the published one
               </a>
             ) : null}
           </p>
+          {page.webhelpFiles > 0 || (page.draft?.webhelpFiles ?? 0) > 0 ? (
+            <p>
+              <button
+                type="button"
+                className="site-button-secondary"
+                disabled={busy}
+                onClick={() => void openWebhelpPreview()}
+              >
+                Preview {page.draft?.webhelpFiles ? 'the new zip' : published ? 'it' : 'before publishing'}
+              </button>{' '}
+              {webhelpPreview ? (
+                <a href={webhelpPreview} target="_blank" rel="noopener noreferrer">
+                  Open the preview
+                </a>
+              ) : null}
+              {webhelpPreview ? (
+                <span className="site-muted"> (works for an hour; only for this item’s people)</span>
+              ) : null}
+            </p>
+          ) : null}
           <label className="site-field">
             <span>Webhelp zip</span>
             <input
@@ -370,6 +487,11 @@ function PageList({
           </button>{' '}
           <span className="site-muted">/{page.url}</span>{' '}
           <span className="site-badge">{STATUS_LABELS[page.status]}</span>{' '}
+          {page.hasDraft ? (
+            <>
+              <span className="site-badge site-badge--warning">Unpublished changes</span>{' '}
+            </>
+          ) : null}
           <button
             type="button"
             className="site-link-button"
@@ -454,7 +576,7 @@ function Manage({ pluginId }: { pluginId: number }) {
         </div>
         {current && pages.status === 'resolved' ? (
           <Editor
-            key={`${current.id}-${current.updatedAt}-${current.status}-${current.webhelpFiles}`}
+            key={`${current.id}-${current.updatedAt}-${current.status}-${current.webhelpFiles}-${current.draft?.updatedAt ?? 0}`}
             pluginId={pluginId}
             page={current}
             pages={pages.data}

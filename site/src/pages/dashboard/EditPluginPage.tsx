@@ -28,6 +28,7 @@ import { errorText } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
 import { PluginVerification } from '../verification/VerificationPanel';
+import { DevelopersBlock } from './DevelopersBlock';
 
 const URL_FIELDS: readonly (readonly [PluginUrlField, string])[] = [
   ['url', 'Website'],
@@ -478,6 +479,7 @@ function Manage({ pluginId }: { pluginId: number }) {
         </div>
       </Block>
       <Tags plugin={data} onSaved={reload} />
+      <DevelopersBlock pluginId={data.id} />
       <FileUpload
         title="Icon"
         label="Icon (SVG or PNG)"

@@ -1,8 +1,9 @@
-import { ANY_SEARCH_PAGE_SIZE, type SortOrder } from '@marketplace/core';
+import { ANY_SEARCH_PAGE_SIZE, SITE_FEATURES, type SortOrder } from '@marketplace/core';
 import { Link } from 'react-router';
 import { ItemGrid } from '../../components/ItemGrid';
 import { api } from '../../lib/api';
 import { errorText } from '../../lib/errors';
+import { useFeature } from '../../lib/features';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
 
@@ -41,6 +42,9 @@ function Section({ title, orderBy }: { title: string; orderBy: SortOrder }) {
 
 export default function HomePage() {
   usePageTitle('Plugins for your IDE');
+  // Feature flags (admin/features): the newest items' section and the search hint are switched there.
+  const showNewItems = useFeature(SITE_FEATURES.homeNewItems);
+  const showSearchHint = useFeature(SITE_FEATURES.homeSearchHint);
   return (
     <div className="site-page">
       <section className="site-hero">
@@ -59,7 +63,13 @@ export default function HomePage() {
             Themes
           </Link>
         </div>
+        {showSearchHint ? (
+          <p className="site-hero__hint">
+            Tip: type two letters or more in the search field to see matching items and tags as you type.
+          </p>
+        ) : null}
       </section>
+      {showNewItems ? <Section title="New on the marketplace" orderBy="publish date" /> : null}
       {SECTIONS.map((section) => (
         <Section key={section.orderBy} {...section} />
       ))}

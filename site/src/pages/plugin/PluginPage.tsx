@@ -25,6 +25,7 @@ import { SalesTab } from './SalesTab';
 import { usePublishedPages } from './custom-pages/use-custom-pages';
 import { useManagement } from './use-management';
 import { VersionsTab } from './VersionsTab';
+import { ReportAction } from './ReportAction';
 
 // The vendor's insight tabs carry charts and tables no visitor needs: their code loads when they open.
 const AnalyticsTab = lazy(() => import('./analytics/AnalyticsTab'));
@@ -138,11 +139,13 @@ export default function PluginPage() {
             pluginUrl={`${location.origin}${base}`}
             marketplaceUrl={location.origin}
           />
+          <ReportAction target={{ pluginId: data.id }} />
         </div>
       </header>
       <nav className="site-tabs" aria-label={`${itemNoun(family)} sections`}>
         {tabs.map(({ key, label }) => (
-          <NavLink key={key} to={key ? `${base}/${key}` : base} end>
+          // The custom-pages tab stays highlighted on its pages' own URLs (/custom-pages/{page-url}).
+          <NavLink key={key} to={key ? `${base}/${key}` : base} end={key !== 'custom-pages'}>
             {label}
           </NavLink>
         ))}

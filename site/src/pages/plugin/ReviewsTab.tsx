@@ -8,6 +8,7 @@ import { api } from '../../lib/api';
 import { errorText, notificationForError } from '../../lib/errors';
 import { useLoad } from '../../lib/use-load';
 import { ReviewForm, type ReviewDraft } from './ReviewForm';
+import { ReportAction } from './ReportAction';
 import { RATING_CATEGORY_LABELS } from './review-labels';
 
 function ReviewItem({
@@ -37,6 +38,7 @@ function ReviewItem({
           <strong>{reply.author.name || reply.author.login}</strong> replied: {reply.comment}
         </blockquote>
       ))}
+      {mine ? null : <ReportAction target={{ reviewId: review.id }} />}
       {mine ? (
         <div className="site-form-actions">
           <button type="button" className="site-button-secondary" onClick={onEdit}>

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -33,17 +34,29 @@ const xid8 = customType<{ data: string }>({
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-export const users = pgTable('users', {
-  id: serial('id').primaryKey(),
-  login: text('login').notNull().unique(),
-  name: text('name').notNull(),
-  email: text('email'),
-  emailVerified: boolean('email_verified').notNull().default(false),
-  isAdmin: boolean('is_admin').notNull().default(false),
-  banned: boolean('banned').notNull().default(false),
-  passwordHash: text('password_hash'),
-  createdAt: timestamptz('created_at').notNull().defaultNow(),
-});
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    login: text('login').notNull().unique(),
+    name: text('name').notNull(),
+    email: text('email'),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    banned: boolean('banned').notNull().default(false),
+    passwordHash: text('password_hash'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    // Migration 0082: why, when and by whom the user was banned (null while not banned).
+    banReason: text('ban_reason'),
+    bannedAt: timestamptz('banned_at'),
+    bannedBy: integer('banned_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+  },
+  (table) => [
+    index('users_login_trgm_idx').using('gin', table.login.op('gin_trgm_ops')),
+    index('users_name_trgm_idx').using('gin', table.name.op('gin_trgm_ops')),
+    index('users_created_idx').on(table.createdAt.desc(), table.id.desc()),
+  ],
+);
 
 export const vendors = pgTable('vendors', {
   id: serial('id').primaryKey(),
@@ -69,7 +82,8 @@ export const LIFECYCLE_STATES = ['draft', 'published', 'removal_requested', 'del
 export type LifecycleState = (typeof LIFECYCLE_STATES)[number];
 export const BLOCK_STATES = ['none', 'partial', 'blocked'] as const;
 export type BlockState = (typeof BLOCK_STATES)[number];
-export const VERSION_APPROVAL_STATES = ['pending', 'approved', 'rejected'] as const;
+/** 'blocked' (migration 0082): chosen by an administrator's partial block; back to 'approved' on unblock. */
+export const VERSION_APPROVAL_STATES = ['pending', 'approved', 'rejected', 'blocked'] as const;
 export type VersionApprovalState = (typeof VERSION_APPROVAL_STATES)[number];
 export const PLUGIN_LINK_KINDS = ['donation', 'custom_contact'] as const;
 export type PluginLinkKind = (typeof PLUGIN_LINK_KINDS)[number];
@@ -105,9 +119,9 @@ export const plugins = pgTable(
     blockState: text('block_state', { enum: BLOCK_STATES }).notNull().default('none'),
     hidden: boolean('hidden').notNull().default(false),
     modificationAllowed: boolean('modification_allowed').notNull().default(true),
-    /** Shown in public listings: published, approved, not blocked, not hidden. */
+    /** Shown in public listings: published, approved, not blocked (a partial block hides versions only), not hidden. */
     listed: boolean('listed').generatedAlwaysAs(
-      sql`lifecycle_state = 'published' AND approved AND block_state = 'none' AND NOT hidden`,
+      sql`lifecycle_state = 'published' AND approved AND block_state IN ('none', 'partial') AND NOT hidden`,
     ),
     downloads: bigint('downloads', { mode: 'number' }).notNull().default(0),
     ratingCount: integer('rating_count').notNull().default(0),

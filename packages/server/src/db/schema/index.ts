@@ -6,3 +6,6 @@ export * from './insight';
 export * from './insight-exceptions';
 export * from './pages';
 export * from './verification';
+export * from './admin';
+export * from './features';
+export * from './admin-caches';

@@ -30,7 +30,8 @@ export const insightEvents = pgTable(
     branch: integer('branch').notNull().default(0),
     fromIde: boolean('from_ide').notNull(),
     country: text('country').notNull().default(''),
-    visitor: bigint('visitor', { mode: 'bigint' }).notNull(),
+    // Null: counted without consent to tell visitors apart (0081_features_consent.sql).
+    visitor: bigint('visitor', { mode: 'bigint' }),
   },
   (table) => [index('insight_events_time_idx').using('brin', table.occurredAt)],
 );

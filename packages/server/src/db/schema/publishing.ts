@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
-import { plugins, users } from './catalogue';
+import { plugins, reviews, users } from './catalogue';
 
 // Mirrors src/db/migrations/0020_publishing.sql column for column.
 
@@ -33,6 +33,9 @@ export const pluginAuditLog = pgTable(
   },
   (table) => [
     index('plugin_audit_log_plugin_idx').on(table.pluginId, table.createdAt.desc(), table.id.desc()),
+    index('plugin_audit_log_created_idx').on(table.createdAt.desc(), table.id.desc()),
+    index('plugin_audit_log_actor_idx').on(table.actorId, table.createdAt.desc(), table.id.desc()),
+    index('plugin_audit_log_action_idx').on(table.action, table.createdAt.desc(), table.id.desc()),
   ],
 );
 
@@ -63,9 +66,17 @@ export const pluginReports = pgTable(
     reason: text('reason').notNull(),
     message: text('message').notNull().default(''),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
+    // Migration 0082: a report of one review of the plugin, and its resolution by an administrator.
+    reviewId: integer('review_id').references(() => reviews.id, { onDelete: 'cascade' }),
+    resolvedAt: timestamptz('resolved_at'),
+    resolvedBy: integer('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+    resolution: text('resolution'),
   },
   (table) => [
     index('plugin_reports_created_idx').on(table.createdAt.desc(), table.id.desc()),
+    index('plugin_reports_open_idx')
+      .on(table.createdAt.desc(), table.id.desc())
+      .where(sql`resolved_at IS NULL`),
     index('plugin_reports_plugin_idx').on(table.pluginId, table.createdAt.desc(), table.id.desc()),
   ],
 );

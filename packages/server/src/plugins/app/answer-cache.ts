@@ -18,6 +18,8 @@ export interface CachedAnswer {
   /** Compressed forms, made on first demand. */
   gzip?: Buffer;
   brotli?: Buffer;
+  /** The route pattern that made it (`/api/searchPlugins`), for the performance figures of replays. */
+  route?: string;
 }
 
 export function strongEtag(body: string | Buffer): string {
@@ -63,6 +65,13 @@ export class AnswerCache {
   private readonly answers = new Map<string, CachedAnswer>();
   /** Bytes held by the kept answers, compressed forms included. */
   private bytes = 0;
+  /** Answers replayed, and public answers that had to be made (and were then kept). */
+  hits = 0;
+  misses = 0;
+  /** When it was last emptied (or made). */
+  clearedAt = Date.now();
+  /** The route of the answer {@link serveRaw} last sent, read right after it returns true. */
+  lastRoute: string | undefined;
 
   constructor(
     readonly ttlMs: number,
@@ -75,6 +84,10 @@ export class AnswerCache {
 
   get heldBytes(): number {
     return this.bytes;
+  }
+
+  get size(): number {
+    return this.answers.size;
   }
 
   get enabled(): boolean {
@@ -106,6 +119,7 @@ export class AnswerCache {
 
   set(url: string, answer: Omit<CachedAnswer, 'expiresAt'>): void {
     if (!this.enabled) return;
+    this.misses++;
     this.forget(url);
     // One answer may take at most an eighth of the room, so a few huge ones cannot push out everything.
     if (answer.body.length > this.maxBytes / 8) return;
@@ -121,6 +135,7 @@ export class AnswerCache {
   clear(): void {
     this.answers.clear();
     this.bytes = 0;
+    this.clearedAt = Date.now();
   }
 
   private forget(url: string): void {
@@ -140,6 +155,8 @@ export class AnswerCache {
       return false;
     const answer = this.get(request.url);
     if (!answer) return false;
+    this.hits++;
+    this.lastRoute = answer.route;
     const common: Record<string, string> = {
       ...CORS_HEADERS,
       etag: answer.etag,

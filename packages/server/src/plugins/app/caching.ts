@@ -58,6 +58,22 @@ export default fp(
     const replayed = new WeakSet<FastifyReply>();
 
     app.decorate('forgetCachedAnswers', () => answers.clear());
+    // Plugin tests assemble the app without the performance plugin, and so without the caches' registry.
+    if (app.hasDecorator('caches'))
+      app.caches.register({
+        name: 'answer-cache',
+        description:
+          'Public answers kept by URL for a few seconds and replayed (RESPONSE_CACHE_MS). Bytes: the bodies and their compressed forms. Filled on demand, so a reload empties it.',
+        statistics: () => ({
+          entries: answers.size,
+          bytes: answers.heldBytes,
+          builtAt: answers.clearedAt,
+          hits: answers.hits,
+          misses: answers.misses,
+        }),
+        flush: () => answers.clear(),
+        reload: async () => answers.clear(),
+      });
 
     function sendNotModified(reply: FastifyReply, etag: string) {
       return reply.code(304).header('etag', etag).header('cache-control', answers.cacheControl).send();
@@ -69,6 +85,7 @@ export default fp(
         if (request.method !== 'GET' || isPersonalRequest(request.headers)) return;
         const answer = answers.get(request.url);
         if (!answer) return;
+        answers.hits++;
         replayed.add(reply);
         reply.header('vary', withVary(reply.getHeader('vary'), VARY_HEADERS));
         if (etagMatches(request.headers['if-none-match'], answer.etag)) {
@@ -113,6 +130,7 @@ export default fp(
           etag,
           contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
           extraHeaders,
+          ...(reply.routeOptions.url === undefined ? {} : { route: reply.routeOptions.url }),
         });
       }
       if (etagMatches(request.headers['if-none-match'], etag)) {

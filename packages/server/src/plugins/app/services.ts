@@ -10,6 +10,8 @@ declare module 'fastify' {
     db: Database;
     /** Which engine serves `db`, for the rare query that must differ. */
     databaseKind: DatabaseConnection['kind'];
+    /** The connection itself, for its pool use and query timing (src/admin/performance). */
+    databaseConnection: DatabaseConnection;
     fileStore: FileStore;
     config: Config;
   }
@@ -26,6 +28,7 @@ export default fp(
   async function services(app: FastifyInstance, options: ServicesOptions) {
     app.decorate('db', options.database.db);
     app.decorate('databaseKind', options.database.kind);
+    app.decorate('databaseConnection', options.database);
     app.decorate('fileStore', options.fileStore);
     app.decorate('config', options.config);
   },

@@ -172,7 +172,8 @@ export async function loadPlugin(
       cdate: row.cdate,
       pricingModel: row.pricing_model,
       isMonetizationAvailable: row.is_monetization_available,
-      isBlocked: row.block_state !== 'none',
+      // A partial block blocks chosen versions only: the item itself is not blocked.
+      isBlocked: row.block_state === 'blocked',
       isModificationAllowed: row.modification_allowed,
       updateDate: row.update_date,
     },

@@ -1,4 +1,5 @@
 import { DownloadQuery, ErrorBody, PluginManagerQuery } from '@marketplace/api-contract';
+import { consentFromCookies } from '@marketplace/core';
 import { pluginVisibleTo, selectRows, versionVisibleTo, viewerOf, type Viewer } from '../../search/sql';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -91,6 +92,7 @@ const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ip: request.ip,
           userAgent: request.headers['user-agent'],
           buildParameter: (request.query as { build?: string }).build,
+          consent: consentFromCookies(request.headers.cookie),
         },
         at,
       );
