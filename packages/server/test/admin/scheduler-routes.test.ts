@@ -108,6 +108,11 @@ describe.each(DATABASE_KINDS)('the scheduler routes on %s', (kind) => {
       expect(run.statusCode, run.body).toBe(200);
       expect(run.json<ScheduledJobDetail>().lastRun, id).toMatchObject({ outcome: 'succeeded', error: null });
     }
+    // The re-index ran on this node and asked every other node to rebuild its index too.
+    const events = await t.db.execute<{ action: string; cache_name: string }>(
+      sql`SELECT action, cache_name FROM cache_events ORDER BY id DESC LIMIT 1`,
+    );
+    expect(events.rows).toEqual([{ action: 'reload', cache_name: 'search-index' }]);
   });
 
   it('pauses and resumes a job: paused it has no next run; each action is in the audit log', async () => {

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 /**
  * Every cache this process keeps, in one list an administrator can read, empty and rebuild. A cache is only
  * a cache: the database and the file store stay the truth, so emptying one never loses anything (answers
@@ -45,6 +47,8 @@ export class UnknownCacheError extends Error {
 }
 
 export class CacheRegistry {
+  /** This process among the cluster's nodes: the origin of the cache events it announces. */
+  readonly node = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
   private readonly caches = new Map<string, KeptCache>();
   private readonly reloads = new Map<string, Promise<void>>();
   private readonly lastReloads = new Map<string, { at: number; ok: boolean; message?: string }>();

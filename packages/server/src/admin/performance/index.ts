@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { CacheEventFollower } from '../caches/events';
@@ -14,7 +12,7 @@ const HEAR_EVERY_MS = 1000;
  */
 export const performanceAndCaches = fp(
   async function performanceAndCaches(app: FastifyInstance) {
-    const node = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
+    const node = app.caches.node;
     const follower = new CacheEventFollower(
       app.db,
       node,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { deleteExpiredSignInRecords } from '../../auth/expired-records';
+import { announceCacheEvent } from '../caches/events';
 import { applyScheduledPriceChanges } from '../../commerce';
 import { rollUpStatistics } from '../../insight';
 import { publishingOptionsFromEnv, sweepOrphans } from '../../publishing';
@@ -66,12 +67,19 @@ export function recurringJobs(app: FastifyInstance, options: SchedulerOptions): 
       id: 'search-reindex',
       title: 'Search re-index',
       description:
-        'Rebuilds this server’s search index from the database; searches are answered from the old index meanwhile.',
+        'Rebuilds the search index from the database on this server, then on every other; searches are answered from the old index meanwhile.',
       intervalMs: options.searchReindexIntervalMs,
       setting: 'SEARCH_REINDEX_SECONDS',
       run: async () => {
-        await app.catalogueSearch.reload();
-        return 'Rebuilt the search index of this server.';
+        await app.caches.reload('search-index').done;
+        // The job runs on one node; the others rebuild theirs when they hear this (src/admin/caches).
+        await announceCacheEvent(app.db, {
+          action: 'reload',
+          cacheName: 'search-index',
+          origin: app.caches.node,
+          requestedBy: null,
+        });
+        return 'Rebuilt the search index of this server and asked the other servers to rebuild theirs.';
       },
     },
   ];
