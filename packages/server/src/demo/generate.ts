@@ -337,9 +337,12 @@ export function generateDemoCatalogue(options: DemoCatalogueOptions = {}): DemoC
         pendingUpdate: index === 5,
       });
       nextVersionId += versions.length;
-      // A partial block blocks chosen versions (migration 0082): here the oldest approved one, when others remain.
+      // A partial block blocks chosen versions (migration 0082): here the oldest approved stable one, when
+      // another approved stable version remains (the downloads below are counted on those).
       if (lifecycle.blockState === 'partial') {
-        const approved = versions.filter((version) => version.approvalState === 'approved');
+        const approved = versions.filter(
+          (version) => version.approvalState === 'approved' && version.channel === '' && !version.hidden,
+        );
         if (approved.length > 1) (approved[0] as DemoVersion).approvalState = 'blocked';
       }
       const dailyDownloads = generateDownloads(random, { versions, baseDaily, createdAt, today, dayTexts });

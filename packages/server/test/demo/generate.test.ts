@@ -84,6 +84,31 @@ describe('the demo catalogue generator', () => {
     expect(top / totals.reduce((sum, value) => sum + value, 0)).toBeGreaterThan(0.5);
   });
 
+  it('blocks one approved stable version of a partially blocked item and still counts each day once per version', () => {
+    // 5,000 items hold a few dozen partially blocked ones, some with only an eap version beside the blocked one.
+    let partial = 0;
+    const countedTwice: string[] = [];
+    const withoutApprovedStable: number[] = [];
+    for (const plugin of generateDemoCatalogue({ plugins: 5000 }).plugins()) {
+      const seen = new Set<string>();
+      plugin.dailyDownloads.days.forEach((day, index) => {
+        const key = `${plugin.dailyDownloads.versionIds[index]} ${day}`;
+        if (seen.has(key)) countedTwice.push(`${plugin.id}: ${key}`);
+        seen.add(key);
+      });
+      if (plugin.blockState !== 'partial') continue;
+      partial += 1;
+      const blocked = plugin.versions.some((version) => version.approvalState === 'blocked');
+      const stableApproved = plugin.versions.some(
+        (version) => version.channel === '' && version.approvalState === 'approved',
+      );
+      if (blocked && !stableApproved) withoutApprovedStable.push(plugin.id);
+    }
+    expect(partial).toBeGreaterThan(0);
+    expect(countedTwice).toEqual([]);
+    expect(withoutApprovedStable).toEqual([]);
+  }, 60_000);
+
   it('has the demo accounts and lets the developer own and answer for the first items', () => {
     const catalogue = generateDemoCatalogue({ plugins: 30, seed: 4, today });
     expect(catalogue.users.slice(0, 3).map((user) => [user.login, user.isAdmin])).toEqual([
