@@ -117,6 +117,11 @@ describe('users and moderation in Chromium', () => {
       const page = admin.page;
       await page.goto(`${server.origin}/admin/reports`);
       await signIn(page, 'admin', server.passwords.admin);
+      // The admin area is in an administrator's header (and in no one else's: see the visitor below).
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Moderation' })
+        .waitFor(POLL);
       const report = page.getByRole('listitem').filter({ hasText: 'E2E: the description promises' });
       await report.waitFor(POLL);
       await report.getByRole('textbox').fill('Asked the vendor to fix the description');
@@ -158,6 +163,9 @@ describe('users and moderation in Chromium', () => {
       await signIn(page, 'visitor', server.passwords.visitor);
       // Reading still works; writing does not.
       await page.getByRole('heading', { level: 1 }).waitFor(POLL);
+      const mainNavigation = page.getByRole('navigation', { name: 'Main' });
+      await mainNavigation.getByRole('link', { name: 'My items' }).waitFor(POLL);
+      expect(await mainNavigation.getByRole('link', { name: 'Moderation' }).count()).toBe(0);
       await page.getByRole('button', { name: 'Report' }).first().click();
       const form = page.getByRole('form', { name: 'Report this item' });
       await form.getByRole('button', { name: 'Send report' }).click();

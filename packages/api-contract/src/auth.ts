@@ -18,6 +18,7 @@ export const AuthUserSchema = Type.Object(
     email: Nullable(Type.String()),
     emailVerified: Type.Boolean(),
     banned: Type.Boolean(),
+    isAdmin: Type.Boolean({ description: 'An administrator; false for a guest.' }),
   },
   { description: 'The signed-in user, or a guest (spec §3 auth user).' },
 );

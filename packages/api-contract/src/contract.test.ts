@@ -74,6 +74,7 @@ describe('account schemas', () => {
       email: null,
       emailVerified: false,
       banned: false,
+      isAdmin: false,
     };
     expect(Value.Check(AuthUserSchema, guest)).toBe(true);
     const alice = { ...guest, guest: false, id: 7, name: 'Alice', login: 'alice' };

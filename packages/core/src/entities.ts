@@ -255,6 +255,8 @@ export interface AuthUser {
   email: string | null;
   emailVerified: boolean;
   banned: boolean;
+  /** An administrator (the site shows them the admin area); false for a guest. */
+  isAdmin: boolean;
 }
 
 /** What an item card shows (spec §2). */

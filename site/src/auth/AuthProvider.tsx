@@ -14,7 +14,7 @@ import {
 } from './session';
 
 /** The auth user of a signed-in person (never a guest): id, name and login are known. */
-export type SignedInUser = Pick<AuthUser, 'email' | 'banned'> & {
+export type SignedInUser = Pick<AuthUser, 'email' | 'banned' | 'isAdmin'> & {
   id: NonNullable<AuthUser['id']>;
   name: string;
   login: string;
@@ -74,6 +74,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
             login: me.login ?? '',
             email: me.email,
             banned: me.banned,
+            isAdmin: me.isAdmin,
           });
         }
       })

@@ -56,7 +56,7 @@ function Header() {
           <NavLink to="/search">Browse</NavLink>
           {user ? <NavLink to="/dashboard">My items</NavLink> : null}
           {user ? <NavLink to="/account/licenses">Licences</NavLink> : null}
-          {user ? <NavLink to="/admin">Moderation</NavLink> : null}
+          {user?.isAdmin ? <NavLink to="/admin">Moderation</NavLink> : null}
         </nav>
         <AccountMenu />
       </div>

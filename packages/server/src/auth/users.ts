@@ -26,6 +26,7 @@ export const GUEST_AUTH_USER: AuthUserBody = Object.freeze({
   email: null,
   emailVerified: false,
   banned: false,
+  isAdmin: false,
 });
 
 export function toAuthenticatedUser(row: UserRow): AuthenticatedUser {
@@ -49,6 +50,7 @@ export function toAuthUserBody(user: AuthenticatedUser): AuthUserBody {
     email: user.email,
     emailVerified: user.emailVerified,
     banned: user.banned,
+    isAdmin: user.isAdmin,
   };
 }
 

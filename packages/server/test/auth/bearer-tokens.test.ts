@@ -63,6 +63,7 @@ describe('GET /api/users/me', () => {
       email: null,
       emailVerified: false,
       banned: false,
+      isAdmin: false,
     });
   });
 
@@ -77,6 +78,7 @@ describe('GET /api/users/me', () => {
       email: null,
       emailVerified: false,
       banned: false,
+      isAdmin: false,
     });
     expect(answer.headers['cache-control']).toBe('private, no-store');
   });

@@ -87,6 +87,7 @@ describe('an external OpenID Connect issuer', () => {
         email: 'ivy@example.com',
         emailVerified: true,
         banned: false,
+        isAdmin: false,
       },
     });
     const again = await me(await externalToken(claims));
