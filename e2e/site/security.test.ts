@@ -45,6 +45,40 @@ async function expectNoScriptRan(page: Page, dialogs: string[]): Promise<void> {
   expect(dialogs).toEqual([]);
 }
 
+/**
+ * Buttons whose text and background contrast less than WCAG AA asks (4.5:1), links styled as buttons
+ * included. axe leaves a button whose text has the colour of its own background "incomplete", not violated,
+ * so each is measured here from its computed colours.
+ */
+async function lowContrastButtons(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const channels = (colour: string) => (colour.match(/[\d.]+/g) ?? []).map(Number);
+    const luminance = ([r = 0, g = 0, b = 0]: number[]) => {
+      const linear = (value: number) => {
+        const c = value / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+    };
+    const problems: string[] = [];
+    for (const element of document.querySelectorAll<HTMLElement>(
+      '.mp-button, .site-button-secondary, .site-button-danger',
+    )) {
+      if (element.offsetParent === null) continue;
+      const style = getComputedStyle(element);
+      const background = channels(style.backgroundColor);
+      // A transparent button shows the page behind it: the page's own checks cover that text.
+      if (background.length === 4 && background[3] === 0) continue;
+      const [lighter, darker] = [luminance(channels(style.color)), luminance(background)].sort(
+        (a, b) => b - a,
+      );
+      const ratio = ((lighter ?? 0) + 0.05) / ((darker ?? 0) + 0.05);
+      if (ratio < 4.5) problems.push(`"${element.textContent?.trim()}" ${ratio.toFixed(2)}:1`);
+    }
+    return problems;
+  });
+}
+
 async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
@@ -235,11 +269,17 @@ describe('the site against hostile content, framing and accessibility', () => {
         ['/search?search=git', () => page.locator('.site-grid .mp-card').first().waitFor(POLL)],
         [`/plugin/${items.plugin.id}`, () => page.locator('.site-prose, .site-muted').first().waitFor(POLL)],
         [`/plugin/${items.plugin.id}/reviews`, () => page.locator('.site-reviews__mean').waitFor(POLL)],
+        // A link styled as a primary button ("Go to the home page"): white on blue, not blue on blue.
+        [
+          '/account/no-such-page',
+          () => page.getByRole('link', { name: 'Go to the home page' }).waitFor(POLL),
+        ],
       ];
       for (const [path, ready] of pages) {
         await page.goto(`${server.origin}${path}`);
         await ready();
         expect(await seriousViolations(page), path).toEqual([]);
+        expect(await lowContrastButtons(page), path).toEqual([]);
       }
       await page.goto(`${server.origin}/dashboard`);
       await signIn(page, 'developer', server.passwords.developer);
@@ -249,6 +289,7 @@ describe('the site against hostile content, framing and accessibility', () => {
         .first()
         .waitFor(POLL);
       expect(await seriousViolations(page), '/dashboard').toEqual([]);
+      expect(await lowContrastButtons(page), '/dashboard').toEqual([]);
       await page.goto(`${server.origin}/dashboard/new`);
       await page.getByLabel('License URL').waitFor(POLL);
       expect(await seriousViolations(page), '/dashboard/new').toEqual([]);

@@ -473,7 +473,7 @@ function Manage({ pluginId }: { pluginId: number }) {
             : 'Prices, trial, discounts, offers and coupons, and program applications.'}
         </p>
         <div className="site-form-actions">
-          <Link className="mp-button" style={{ color: '#fff' }} to={`/dashboard/plugin/${data.id}/selling`}>
+          <Link className="mp-button" to={`/dashboard/plugin/${data.id}/selling`}>
             Selling
           </Link>
         </div>

@@ -53,7 +53,7 @@ function SellerCallout({
             : 'Only approved sellers can sell. Apply with your legal and payout details; an administrator decides.'}
       </p>
       <div className="site-form-actions">
-        <Link className="mp-button" style={{ color: '#fff' }} to={apply}>
+        <Link className="mp-button" to={apply}>
           {status === null ? 'Apply to sell' : 'See the application'}
         </Link>
       </div>

@@ -71,7 +71,7 @@ export function MonetizationTab({ plugin, monetization }: { plugin: Plugin; mone
       </p>
       <MonetizationSteps monetization={monetization} />
       <div className="site-form-actions">
-        <Link className="mp-button" style={{ color: '#fff' }} to={sellingPath(plugin.id)}>
+        <Link className="mp-button" to={sellingPath(plugin.id)}>
           Selling settings
         </Link>
         {monetization.vendorId !== null && monetization.sellerStatus !== 'APPROVED' ? (
