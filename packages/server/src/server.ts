@@ -61,7 +61,12 @@ async function start(config: Config): Promise<void> {
     process.on('SIGINT', () => void stop('SIGINT'));
     process.on('SIGTERM', () => void stop('SIGTERM'));
 
-    await app.listen({ port: config.port, host: config.host });
+    // One address in the log and on the console: the public one, which sign-in returns to.
+    await app.listen({
+      port: config.port,
+      host: config.host,
+      listenTextResolver: () => `Server listening; the marketplace is at ${config.publicUrl}`,
+    });
     console.log(`The marketplace is serving at ${config.publicUrl}`);
     // The search index and the IDE feed are read in the background; answers arriving meanwhile wait for that
     // same read. The feed follows the index, so the first searches do not wait for the feed's fragments.

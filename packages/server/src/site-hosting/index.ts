@@ -47,6 +47,24 @@ function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Whether `host` names this machine's loopback with the public URL's port, under another name than it. */
+export function isLoopbackTwin(host: string | undefined, publicUrl: URL): boolean {
+  if (host === undefined || !LOOPBACK_NAMES.has(publicUrl.hostname)) return false;
+  let asked: URL;
+  try {
+    asked = new URL(`${publicUrl.protocol}//${host}`);
+  } catch {
+    return false;
+  }
+  return (
+    LOOPBACK_NAMES.has(asked.hostname) &&
+    asked.hostname !== publicUrl.hostname &&
+    asked.port === publicUrl.port
+  );
+}
+
 /** The page every site route answers: the built index.html with the identity service's meta tags. */
 export function renderSitePage(template: string, auth: AuthConfig): string {
   const head = renderAuthMetaTags(auth);
@@ -89,7 +107,13 @@ export default fp(
     const headers = pageSecurityHeaders({ identityOrigin, framable: false });
     const framableHeaders = pageSecurityHeaders({ identityOrigin, framable: true });
 
+    const canonical = new URL(options.auth.publicUrl);
     function sendPage(request: FastifyRequest, reply: FastifyReply) {
+      // The same server on another loopback name (127.0.0.1 for localhost): sign-in returns to the public
+      // address only, so the page is sent from there first rather than failing at "redirect_uri did not match".
+      if (isLoopbackTwin(request.headers.host, canonical)) {
+        return reply.redirect(`${canonical.origin}${request.url}`, 308);
+      }
       const path = request.url.split('?')[0] ?? '';
       const framable = path.startsWith('/embeddable/');
       return (

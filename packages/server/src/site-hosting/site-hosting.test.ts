@@ -106,3 +106,25 @@ describe('site hosting', () => {
     }
   });
 });
+
+describe('the same server under another loopback name', () => {
+  it('sends pages from the public address, where sign-in returns, and leaves every other host alone', async () => {
+    const siteDir = await mkdtemp(join(tmpdir(), 'site-hosting-twin-'));
+    await writeFile(join(siteDir, 'index.html'), TEMPLATE);
+    const app = Fastify();
+    try {
+      const auth = authConfigFromEnv({}, { publicUrl: 'http://localhost:8080', dataDir: siteDir });
+      await app.register(siteHosting, { auth, siteDir });
+      const moved = await app.inject({ url: '/search?search=git', headers: { host: '127.0.0.1:8080' } });
+      expect(moved.statusCode).toBe(308);
+      expect(moved.headers.location).toBe('http://localhost:8080/search?search=git');
+      expect((await app.inject({ url: '/search', headers: { host: '[::1]:8080' } })).statusCode).toBe(308);
+      for (const host of ['localhost:8080', '127.0.0.1:9090', 'plugins.example.com']) {
+        expect((await app.inject({ url: '/search', headers: { host } })).statusCode, host).toBe(200);
+      }
+    } finally {
+      await app.close();
+      await rm(siteDir, { recursive: true, force: true });
+    }
+  });
+});
