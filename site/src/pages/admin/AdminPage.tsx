@@ -12,6 +12,7 @@ import { SellersSection } from './SellersSection';
 import { AdminNav } from './AdminNav';
 import { VerificationSection } from './VerificationSection';
 import { ModerationActions } from './ModerationActions';
+import { PageButtons } from '../../components/PageButtons';
 
 /** Entries of the approval queue shown a page. */
 const QUEUE_PAGE_SIZE = 20;
@@ -226,26 +227,12 @@ function Admin() {
                 ))}
               </tbody>
             </table>
-            {queue.data.links.prev || queue.data.links.next ? (
-              <div className="site-form-actions">
-                <button
-                  type="button"
-                  className="site-button-secondary"
-                  disabled={!queue.data.links.prev}
-                  onClick={() => setQueueOffset(Math.max(0, queueOffset - QUEUE_PAGE_SIZE))}
-                >
-                  Previous page
-                </button>
-                <button
-                  type="button"
-                  className="site-button-secondary"
-                  disabled={!queue.data.links.next}
-                  onClick={() => setQueueOffset(queueOffset + QUEUE_PAGE_SIZE)}
-                >
-                  Next page
-                </button>
-              </div>
-            ) : null}
+            <PageButtons
+              hasPrevious={Boolean(queue.data.links.prev)}
+              hasNext={Boolean(queue.data.links.next)}
+              onPrevious={() => setQueueOffset(Math.max(0, queueOffset - QUEUE_PAGE_SIZE))}
+              onNext={() => setQueueOffset(queueOffset + QUEUE_PAGE_SIZE)}
+            />
           </>
         ) : null}
       </section>

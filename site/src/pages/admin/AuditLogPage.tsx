@@ -7,6 +7,7 @@ import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
 import { AdminNav } from './AdminNav';
 import { adminErrorText } from './SellersSection';
+import { PageButtons } from '../../components/PageButtons';
 
 const PAGE_SIZE = 50;
 
@@ -106,24 +107,13 @@ function AuditLog() {
               ))}
             </tbody>
           </table>
-          <div className="site-form-actions">
-            <button
-              type="button"
-              className="site-button-secondary"
-              disabled={!entries.data.links.prev}
-              onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
-            >
-              Newer
-            </button>
-            <button
-              type="button"
-              className="site-button-secondary"
-              disabled={!entries.data.links.next}
-              onClick={() => setOffset(offset + PAGE_SIZE)}
-            >
-              Older
-            </button>
-          </div>
+          <PageButtons
+            hasPrevious={Boolean(entries.data.links.prev)}
+            hasNext={Boolean(entries.data.links.next)}
+            onPrevious={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+            onNext={() => setOffset(offset + PAGE_SIZE)}
+            labels={['Newer', 'Older']}
+          />
         </>
       ) : null}
     </div>

@@ -10,6 +10,7 @@ import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
 import { AdminNav } from './AdminNav';
 import { adminErrorText } from './SellersSection';
+import { PageButtons } from '../../components/PageButtons';
 
 const PAGE_SIZE = 20;
 
@@ -128,26 +129,12 @@ function Reports() {
               <Report key={report.id} report={report} onResolved={reload} />
             ))}
           </ul>
-          {reports.data.links.prev || reports.data.links.next ? (
-            <div className="site-form-actions">
-              <button
-                type="button"
-                className="site-button-secondary"
-                disabled={!reports.data.links.prev}
-                onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
-              >
-                Previous page
-              </button>
-              <button
-                type="button"
-                className="site-button-secondary"
-                disabled={!reports.data.links.next}
-                onClick={() => setOffset(offset + PAGE_SIZE)}
-              >
-                Next page
-              </button>
-            </div>
-          ) : null}
+          <PageButtons
+            hasPrevious={Boolean(reports.data.links.prev)}
+            hasNext={Boolean(reports.data.links.next)}
+            onPrevious={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+            onNext={() => setOffset(offset + PAGE_SIZE)}
+          />
         </>
       ) : null}
     </div>

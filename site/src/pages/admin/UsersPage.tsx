@@ -11,6 +11,7 @@ import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
 import { AdminNav } from './AdminNav';
 import { adminErrorText } from './SellersSection';
+import { PageButtons } from '../../components/PageButtons';
 
 const PAGE_SIZE = 20;
 
@@ -187,29 +188,16 @@ function Users() {
               ))}
             </tbody>
           </table>
-          {lastPage > 1 ? (
-            <div className="site-form-actions">
-              <button
-                type="button"
-                className="site-button-secondary"
-                disabled={page <= 1}
-                onClick={() => setPage(page - 1)}
-              >
-                Previous page
-              </button>
-              <span className="site-muted">
-                Page {page} of {lastPage}
-              </span>
-              <button
-                type="button"
-                className="site-button-secondary"
-                disabled={page >= lastPage}
-                onClick={() => setPage(page + 1)}
-              >
-                Next page
-              </button>
-            </div>
-          ) : null}
+          <PageButtons
+            hasPrevious={page > 1}
+            hasNext={page < lastPage}
+            onPrevious={() => setPage(page - 1)}
+            onNext={() => setPage(page + 1)}
+          >
+            <span className="site-muted">
+              Page {page} of {lastPage}
+            </span>
+          </PageButtons>
         </>
       ) : null}
     </div>

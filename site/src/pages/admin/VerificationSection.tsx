@@ -6,6 +6,7 @@ import { api } from '../../lib/api';
 import { useLoad } from '../../lib/use-load';
 import { VerificationStatusBadge } from '../verification/VerificationPanel';
 import { adminErrorText } from './SellersSection';
+import { PageButtons } from '../../components/PageButtons';
 
 type JobState = VerificationJob['state'];
 
@@ -94,25 +95,13 @@ export function VerificationSection() {
           </table>
         )
       ) : null}
-      {queue.status === 'resolved' && queue.data.total > PAGE_SIZE ? (
-        <div className="site-form-actions">
-          <button
-            type="button"
-            className="site-button-secondary"
-            disabled={offset === 0}
-            onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
-          >
-            Previous page
-          </button>
-          <button
-            type="button"
-            className="site-button-secondary"
-            disabled={offset + PAGE_SIZE >= queue.data.total}
-            onClick={() => setOffset(offset + PAGE_SIZE)}
-          >
-            Next page
-          </button>
-        </div>
+      {queue.status === 'resolved' ? (
+        <PageButtons
+          hasPrevious={offset > 0}
+          hasNext={offset + PAGE_SIZE < queue.data.total}
+          onPrevious={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+          onNext={() => setOffset(offset + PAGE_SIZE)}
+        />
       ) : null}
       <h3>False positives for every plugin</h3>
       {globals.status === 'resolved' && globals.data.length === 0 ? (
