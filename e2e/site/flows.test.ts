@@ -65,9 +65,15 @@ describe('the marketplace site in Chromium', () => {
 
   it('lets a visitor search, open an item and install it into the running IDE', async () => {
     const { context, page, errors } = await openPage(browser);
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning' || message.type() === 'error') warnings.push(message.text());
+    });
     try {
       await page.goto(`${server.origin}/`);
       await expect.poll(() => page.title(), POLL).toBe('Plugins for your IDE | Marketplace');
+      // A first load warns about nothing (React Router asked for a HydrateFallback on every one).
+      expect(warnings.filter((text) => text.includes('HydrateFallback'))).toEqual([]);
       const searchBox = page.getByRole('combobox', { name: 'Search plugins' });
       await searchBox.fill(items.plugin.name);
       await page

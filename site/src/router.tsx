@@ -3,6 +3,14 @@ import { RouteError } from './components/RouteError';
 import { SiteLayout } from './components/SiteLayout';
 import { prefetchPlugin } from './lib/prefetch';
 
+/**
+ * What shows while the first page's code loads: nothing beyond the HTML (React Router warns on every load
+ * when a route tree with lazy pages names no fallback).
+ */
+function NothingYet() {
+  return null;
+}
+
 /** A page module loaded on first visit, so the first page downloads only its own code. */
 function page(load: () => Promise<{ default: React.ComponentType }>): Pick<RouteObject, 'lazy'> {
   return { lazy: async () => ({ Component: (await load()).default }) };
@@ -12,11 +20,13 @@ export const routes: RouteObject[] = [
   {
     // Embed pages: no site chrome, transparent, may be framed (the server's headers say so).
     path: '/embeddable/:type/:pluginId',
+    HydrateFallback: NothingYet,
     ...page(() => import('./pages/embed/EmbedPage')),
   },
   {
     path: '/',
     Component: SiteLayout,
+    HydrateFallback: NothingYet,
     ErrorBoundary: RouteError,
     children: [
       { index: true, ...page(() => import('./pages/home/HomePage')) },
