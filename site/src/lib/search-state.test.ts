@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { readBrowseState, searchQueryOf, SORT_ORDER_LABELS, writeBrowseState } from './search-state';
+import {
+  hasFilters,
+  readBrowseState,
+  searchQueryOf,
+  SORT_ORDER_LABELS,
+  writeBrowseState,
+} from './search-state';
 
 describe('the search state in the address bar', () => {
   it('round-trips every filter, the sort order and the page', () => {
@@ -48,5 +54,15 @@ describe('the search state in the address bar', () => {
 
   it('labels all eight sort orders of the spec', () => {
     expect(Object.keys(SORT_ORDER_LABELS)).toHaveLength(8);
+  });
+});
+
+describe('hasFilters', () => {
+  it('is false for a plain search and true once anything else narrows the list', () => {
+    const plain = readBrowseState(new URLSearchParams('search=git'));
+    expect(hasFilters(plain)).toBe(false);
+    expect(hasFilters(readBrowseState(new URLSearchParams('search=git&tags=Theme')))).toBe(true);
+    expect(hasFilters({ ...plain, payment: 'free' })).toBe(true);
+    expect(hasFilters({ ...plain, family: 'intellij' })).toBe(true);
   });
 });

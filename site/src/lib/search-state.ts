@@ -96,3 +96,14 @@ export const SORT_ORDER_LABELS: Readonly<Record<SortOrder, string>> = {
   downloads_asc: 'Fewest downloads',
   rating_asc: 'Lowest rated',
 };
+
+/** Whether anything narrows the list beyond the words searched for (what "Clear all filters" would undo). */
+export function hasFilters(state: BrowseState): boolean {
+  return (
+    state.payment !== 'all' ||
+    state.tags.length > 0 ||
+    state.products.length > 0 ||
+    state.communityPrograms.length > 0 ||
+    state.family !== undefined
+  );
+}

@@ -20,6 +20,7 @@ import { api } from '../../lib/api';
 import { errorText } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import {
+  hasFilters,
   readBrowseState,
   searchQueryOf,
   SEARCH_PAGE_SIZE,
@@ -229,8 +230,19 @@ export default function SearchPage() {
           </p>
         ) : data && data.plugins.length === 0 ? (
           <div className="site-empty">
-            <p>Nothing matches these filters.</p>
-            <Link to="/search">Clear all filters</Link>
+            {hasFilters(state) ? (
+              <>
+                <p>Nothing matches these filters.</p>
+                <Link to="/search">Clear all filters</Link>
+              </>
+            ) : state.search ? (
+              <>
+                <p>Nothing matches “{state.search}”.</p>
+                <p className="site-muted">Check the spelling, or try fewer or other words.</p>
+              </>
+            ) : (
+              <p>Nothing is listed here yet.</p>
+            )}
           </div>
         ) : (
           <ItemGrid label="Search results" items={data?.plugins} skeletons={SEARCH_PAGE_SIZE} />
