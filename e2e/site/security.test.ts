@@ -267,7 +267,14 @@ describe('the site against hostile content, framing and accessibility', () => {
       const pages: [string, () => Promise<void>][] = [
         ['/', () => page.locator('.site-grid .mp-card').first().waitFor(POLL)],
         ['/search?search=git', () => page.locator('.site-grid .mp-card').first().waitFor(POLL)],
-        [`/plugin/${items.plugin.id}`, () => page.locator('.site-prose, .site-muted').first().waitFor(POLL)],
+        [
+          `/plugin/${items.plugin.id}`,
+          async () => {
+            await page.locator('.site-prose, .site-muted').first().waitFor(POLL);
+            // No IDE runs here: the item's own page offers its downloads, not a link back to itself.
+            await page.locator('.site-item__install').getByRole('link', { name: 'Download' }).waitFor(POLL);
+          },
+        ],
         [`/plugin/${items.plugin.id}/reviews`, () => page.locator('.site-reviews__mean').waitFor(POLL)],
         // A link styled as a primary button ("Go to the home page"): white on blue, not blue on blue.
         [

@@ -21,6 +21,21 @@ describe('InstallButton', () => {
     expect(link.getAttribute('target')).toBe('_blank');
   });
 
+  it('offers what the page gives instead when no IDE runs, on the item page itself', async () => {
+    render(
+      <InstallButton
+        pluginXmlId={xmlId}
+        pluginUrl={pluginUrl}
+        bridge={createMemoryIdeBridge()}
+        whenNoIde={<a href="/plugin/42-rainbow/versions">Download</a>}
+      />,
+    );
+    expect((await screen.findByRole('link', { name: 'Download' })).getAttribute('href')).toBe(
+      '/plugin/42-rainbow/versions',
+    );
+    expect(screen.queryByRole('link', { name: 'Get from Marketplace' })).toBeNull();
+  });
+
   it('installs into the one running IDE, busy until the IDE answers, and says so', async () => {
     const bridge = createMemoryIdeBridge({ ides: [SAMPLE_IDES.goland] });
     let answer: () => void = () => undefined;

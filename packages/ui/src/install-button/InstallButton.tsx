@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { RunningIde } from '@marketplace/core';
 import { GET_FROM_MARKETPLACE, installSuccessToast } from '@marketplace/core';
 import type { DropdownMenuItem } from '../dropdown-menu/DropdownMenu';
@@ -26,6 +27,11 @@ export interface InstallButtonProps {
    * the button says how to add this marketplace to the IDE's plugin repositories.
    */
   marketplaceUrl?: string;
+  /**
+   * What to offer when no IDE runs, instead of the link to the item's page: on that page itself the link
+   * would only open the same page again.
+   */
+  whenNoIde?: ReactNode;
 }
 
 export const installButtonStyles = `
@@ -57,6 +63,7 @@ function InstallButtonContent({
   bridge: bridgeProp,
   onInstallResult,
   marketplaceUrl,
+  whenNoIde,
 }: InstallButtonProps) {
   const bridge = useIdeBridge(bridgeProp);
   const toasts = useToasts();
@@ -108,6 +115,7 @@ function InstallButtonContent({
 
   const [onlyIde, ...others] = state.ides;
   if (onlyIde === undefined) {
+    if (whenNoIde !== undefined) return <span className="mp-install">{whenNoIde}</span>;
     return (
       <span className="mp-install">
         <a

@@ -26,6 +26,7 @@ import { usePublishedPages } from './custom-pages/use-custom-pages';
 import { useManagement } from './use-management';
 import { VersionsTab } from './VersionsTab';
 import { ReportAction } from './ReportAction';
+import { GetItem } from './GetItem';
 
 // The vendor's insight tabs carry charts and tables no visitor needs: their code loads when they open.
 const AnalyticsTab = lazy(() => import('./analytics/AnalyticsTab'));
@@ -138,6 +139,7 @@ export default function PluginPage() {
             pluginXmlId={data.info.xmlId}
             pluginUrl={`${location.origin}${base}`}
             marketplaceUrl={location.origin}
+            whenNoIde={<GetItem versionsPath={`${base}/versions`} />}
           />
           <ReportAction target={{ pluginId: data.id }} />
         </div>
