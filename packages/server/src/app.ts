@@ -62,6 +62,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       // Fastify sets its 72 s keep-alive only on servers it creates: with Node's 5 s, a client reusing an
       // idle connection could meet the server closing it ("other side closed").
       server.keepAliveTimeout = 72_000;
+      // Nor its idle-socket time-out: a body that stopped half-way or a download nobody reads would hold its
+      // connection, file and memory for ever (Node closes silent headers and unfinished requests only).
+      server.setTimeout(config.idleTimeoutSeconds * 1000);
       return server;
     },
     ...(isLoggerInstance ? { loggerInstance: loggerOption as FastifyBaseLogger } : { logger: loggerOption }),

@@ -34,6 +34,12 @@ export interface Config {
    */
   responseCacheMs: number;
   /**
+   * Seconds a connection may stay silent in the middle of a request or an answer before it is closed
+   * (HTTP_IDLE_TIMEOUT_SECONDS, default 60; 0: never): an upload whose body stopped half-way, a download
+   * nobody reads. Closing frees the connection, the open file and the memory they hold.
+   */
+  idleTimeoutSeconds: number;
+  /**
    * Whether X-Forwarded-* headers are believed (TRUST_PROXY, default false). Only behind a reverse proxy
    * that sets them: otherwise anyone could pick the address that per-address rate limits count by.
    * `true`, or a comma-separated list of proxy addresses or networks.
@@ -208,6 +214,13 @@ export function loadConfig(
     production: env.NODE_ENV === 'production',
     cacheMaxAgeSeconds: parseInteger('CACHE_MAX_AGE', env.CACHE_MAX_AGE, 60, 0, 31_536_000),
     responseCacheMs: parseInteger('RESPONSE_CACHE_MS', env.RESPONSE_CACHE_MS, 5000, 0, 3_600_000),
+    idleTimeoutSeconds: parseInteger(
+      'HTTP_IDLE_TIMEOUT_SECONDS',
+      env.HTTP_IDLE_TIMEOUT_SECONDS,
+      60,
+      0,
+      86_400,
+    ),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     auth,
     commerce: {

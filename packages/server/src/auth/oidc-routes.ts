@@ -170,7 +170,9 @@ async function providerPassthrough(app: FastifyInstance, { provider }: { provide
     const raw = request.raw as IncomingMessage & { originalUrl?: string };
     const url = raw.url ?? '/';
     raw.originalUrl = url;
-    raw.url = url.slice(OIDC_MOUNT_PATH.length) || '/';
+    // `/oidc?x` must reach it as `/?x`: a path without its leading slash made the provider answer 500.
+    const rest = url.slice(OIDC_MOUNT_PATH.length);
+    raw.url = rest.startsWith('/') ? rest : `/${rest}`;
     void callback(raw, reply.raw);
   };
   // The provider's own endpoints count against the limit on writes (per IP address: the viewer is a guest).

@@ -122,6 +122,12 @@ async function openPostgres(databaseUrl: string, maxConnections: number): Promis
   });
   // An idle client losing its server connection must not crash the process; the pool replaces it.
   pool.on('error', (error) => console.error('PostgreSQL connection error:', error.message));
+  // Nor may a checked-out one (a transaction waiting between two statements): pg-pool listens on idle
+  // clients only, and an 'error' event without a listener ends the process. Its next query fails instead
+  // (answered 503, src/outage.ts) and the pool drops it when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => console.error('PostgreSQL connection lost:', error.message));
+  });
   const usage = new ConnectionUsage(() => ({
     kind: 'postgres',
     total: pool.totalCount,

@@ -145,12 +145,26 @@ export async function readUploadForm(
     if (error instanceof UploadRefusal) throw error;
     if (error instanceof UploadTooLargeError) throw new UploadRefusal(400, error.toUploadResult());
     const status = (error as { statusCode?: unknown }).statusCode;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
+    if ((typeof status === 'number' && status >= 400 && status < 500) || isMalformedMultipart(error)) {
       throw new UploadRefusal(400, `The upload form could not be read: ${(error as Error).message}.`);
     }
     throw error;
   }
   return { file, fields, dispose };
+}
+
+/**
+ * The multipart parser's (busboy's) own refusals of a malformed body carry no status: a content type
+ * without its boundary, a body cut short. They are the client's to fix, not a server error.
+ */
+function isMalformedMultipart(error: unknown): boolean {
+  const message = (error as { message?: unknown } | null)?.message;
+  return (
+    typeof message === 'string' &&
+    /^(Multipart: Boundary not found|Malformed|Unexpected end of (form|multipart data)|Part terminated early)/.test(
+      message,
+    )
+  );
 }
 
 /** A form flag: "true"/"1"/"yes"/"on" (any case) is true, anything else false. */

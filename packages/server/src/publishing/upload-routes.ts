@@ -1,5 +1,6 @@
 import type { UploadedPluginBody, UploadedVersionBody } from '@marketplace/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { outageOf } from '../outage';
 import { ApiError } from '../plugins/app/errors';
 import { readUploadForm, UploadRefusal, type FormFields, type UploadForm } from './upload-form';
 import {
@@ -29,6 +30,18 @@ async function refuseEarly(
     if (error instanceof UploadRefusal && error.statusCode === 404 && familyMayFollow) return;
     throw error;
   }
+}
+
+/** An outage answered as an upload result too, which the vendor's tooling reads (`errors`, `msg`). */
+function outageBody(message: string) {
+  return { type: 'error', message, msg: message, errors: [message], warnings: [], isErrorUnknown: false };
+}
+
+/** Stops the multipart parser and lets the rest of the request body flow by, unread and unstored. */
+function discardRestOfBody(request: FastifyRequest): void {
+  if (request.raw.complete) return;
+  request.raw.unpipe();
+  request.raw.resume();
 }
 
 /**
@@ -67,16 +80,28 @@ export async function uploadRoutes(
       });
       outcome = { status: 200, body: await run(env, form, uploader) };
     } catch (error) {
-      if (!(error instanceof UploadRefusal)) throw error;
-      // Refusals are the uploader's to fix, but they are logged so that no failure is silent.
-      request.log.warn(
-        { status: error.statusCode, errors: error.result.errors, userId: viewer.user.id },
-        'upload refused',
-      );
-      outcome = { status: error.statusCode, body: error.body() };
-      // Refused before the whole body arrived (a refusal before the archive was read): closing the connection
-      // stops the client sending the rest, where keeping it alive would make the server read it all to discard.
-      if (!request.raw.complete) reply.header('connection', 'close');
+      const outage = error instanceof UploadRefusal ? undefined : outageOf(error);
+      if (outage) {
+        // The disk filled up (or the database went away) while the archive arrived: nothing is stored, and
+        // the rest of the body is read and discarded so that the client, still sending, gets the 507 (or
+        // 503) rather than a connection reset.
+        request.log.error({ err: error, userId: viewer.user.id }, 'upload failed: storage unavailable');
+        outcome = { status: outage.status, body: outageBody(outage.message) };
+        reply.header('retry-after', String(outage.retryAfterSeconds));
+        discardRestOfBody(request);
+      } else {
+        if (!(error instanceof UploadRefusal)) throw error;
+        // Refusals are the uploader's to fix, but they are logged so that no failure is silent.
+        request.log.warn(
+          { status: error.statusCode, errors: error.result.errors, userId: viewer.user.id },
+          'upload refused',
+        );
+        outcome = { status: error.statusCode, body: error.body() };
+        // Refused before the whole body arrived (a refusal before the archive was read): closing the
+        // connection stops the client sending the rest, where keeping it alive would make the server read it
+        // all to discard.
+        if (!request.raw.complete) reply.header('connection', 'close');
+      }
     } finally {
       // Before answering: whoever reads the answer finds the temporary file already gone.
       await form?.dispose();

@@ -10,6 +10,7 @@ import {
 } from '@marketplace/core';
 import { inspectPluginArchive, type PluginDescriptor } from '../archive';
 import { buildBoundColumns } from '../db/catalogue-queries';
+import { isDiskFull } from '../outage';
 import type { Database, Transaction } from '../db/client';
 import { pluginTags, plugins, pluginVersions, tags, vendors } from '../db/schema';
 import { loadPlugin } from '../routes/api/plugin-queries';
@@ -76,6 +77,8 @@ async function inspect(
     tempDir: env.tempDir,
   });
   if (!inspection.ok) {
+    // The disk filled up while a jar was unpacked for the inspection: 507, as for the upload itself.
+    if (isDiskFull(inspection.internalError)) throw inspection.internalError;
     if (inspection.internalError !== undefined) {
       env.log.error({ err: inspection.internalError }, 'plugin archive inspection failed');
     }

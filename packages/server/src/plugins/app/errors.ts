@@ -2,6 +2,8 @@ import { API_ERRORS, type ApiErrorCode, type ErrorBody } from '@marketplace/api-
 import { INTERNAL_API_ERROR } from '@marketplace/core';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { dataExceptionMessage } from '../../db/data-exceptions';
+import { outageOf } from '../../outage';
 
 /** The only message a 5xx answer carries: the details stay in the log (spec §8 wording). */
 export const INTERNAL_ERROR_MESSAGE = INTERNAL_API_ERROR;
@@ -79,6 +81,21 @@ export default fp(
       if (error.validation) {
         const message = describeValidationIssue(error.validationContext, error.validation[0]);
         return reply.code(400).send(bodyFor('error', message));
+      }
+      // The database out of reach or the disk full: 503 or 507 saying so, not a 500 (src/outage.ts).
+      const outage = outageOf(error);
+      if (outage) {
+        request.log.error({ err: error }, 'request failed: the database or the disk is unavailable');
+        return reply
+          .code(outage.status)
+          .header('retry-after', String(outage.retryAfterSeconds))
+          .send(bodyFor('error', outage.message));
+      }
+      // A value the database refused (an id past the integer range, a zero byte): the request's, not a 500.
+      const refused = dataExceptionMessage(error);
+      if (refused) {
+        request.log.warn({ err: error }, 'request refused by the database');
+        return reply.code(400).send(bodyFor('error', refused));
       }
       const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
       if (status >= 400 && status < 500) {
