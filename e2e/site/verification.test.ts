@@ -56,6 +56,18 @@ describe('verification in Chromium', () => {
       body: form,
     });
     expect(upload.status, await upload.clone().text()).toBe(200);
+    // The versions tab reads the verifications once: open it after the queue has verified this version.
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const verified = await getJson<{ version: string }[]>(
+        server.origin,
+        `/api/verifications/application/${pluginId}`,
+        developer,
+      );
+      if (verified.some((entry) => entry.version === '97.0.0')) break;
+      if (Date.now() > deadline) throw new Error('Version 97.0.0 was not verified within 120 s.');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
   });
 
   afterAll(async () => {
