@@ -11,11 +11,9 @@ import { performanceAndCaches } from './performance';
  * every route but the visitor's own consent is for administrators only.
  */
 export default async function admin(app: FastifyInstance): Promise<void> {
-  // Each part of the platform registers below, one line each.
   await app.register(featureRoutes);
   await app.register(consentRoutes);
   await app.register(scheduler);
   await app.register(usersAndModeration);
   await app.register(performanceAndCaches);
-  void app;
 }
