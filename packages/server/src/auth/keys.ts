@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile, link } from 'node:fs/promises';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
+import type { Queryable } from '../db/client';
+import { identityKeys } from '../db/schema/auth';
 
 /**
  * The secrets of the embedded identity service. They live in DATA_DIR so that a restart keeps every visitor
@@ -30,7 +32,13 @@ export async function generateIdentityKeys(): Promise<IdentityKeys> {
 }
 
 function parseIdentityKeys(text: string, path: string): IdentityKeys {
-  const parsed = JSON.parse(text) as Partial<IdentityKeys>;
+  return checkIdentityKeys(
+    JSON.parse(text) as Partial<IdentityKeys>,
+    `${path} is not a valid identity key file. Restore it from a backup, or delete it to sign everyone out and make new keys.`,
+  );
+}
+
+function checkIdentityKeys(parsed: Partial<IdentityKeys>, problem: string): IdentityKeys {
   const valid =
     Array.isArray(parsed.signingKeys) &&
     parsed.signingKeys.length > 0 &&
@@ -38,11 +46,7 @@ function parseIdentityKeys(text: string, path: string): IdentityKeys {
     Array.isArray(parsed.cookieKeys) &&
     parsed.cookieKeys.length > 0 &&
     parsed.cookieKeys.every((key) => typeof key === 'string' && key.length >= 32);
-  if (!valid) {
-    throw new Error(
-      `${path} is not a valid identity key file. Restore it from a backup, or delete it to sign everyone out and make new keys.`,
-    );
-  }
+  if (!valid) throw new Error(problem);
   return parsed as IdentityKeys;
 }
 
@@ -80,6 +84,35 @@ export async function loadOrCreateIdentityKeys(dataDir: string): Promise<Identit
     await rm(temporary, { force: true });
   }
   return parseIdentityKeys(await readFile(path, 'utf8'), path);
+}
+
+/**
+ * The identity keys every node of an installation shares, kept in the database (table `identity_keys`), so
+ * a token or a sign-in session made on one node is valid on the others. The first node to start writes
+ * them: the keys of its `DATA_DIR/identity-keys.json` when it has that file (an installation from before
+ * the keys moved keeps everyone signed in), else new ones; nodes starting together agree, as the row is
+ * inserted only when there is none and then read back.
+ */
+export async function loadSharedIdentityKeys(db: Queryable, dataDir: string): Promise<IdentityKeys> {
+  const stored = await readStoredKeys(db);
+  if (stored) return stored;
+  const keys = await loadOrCreateIdentityKeys(dataDir);
+  await db
+    .insert(identityKeys)
+    .values({ id: 1, keys: keys as unknown as Record<string, unknown> })
+    .onConflictDoNothing();
+  const agreed = await readStoredKeys(db);
+  if (!agreed) throw new Error('The identity keys could not be stored in the database.');
+  return agreed;
+}
+
+async function readStoredKeys(db: Queryable): Promise<IdentityKeys | undefined> {
+  const [row] = await db.select({ keys: identityKeys.keys }).from(identityKeys).limit(1);
+  if (!row) return undefined;
+  return checkIdentityKeys(
+    row.keys as Partial<IdentityKeys>,
+    'The identity keys in the database (table identity_keys) are not valid. Restore them from a backup, or delete the row to sign everyone out and make new keys.',
+  );
 }
 
 /** The public half of the signing keys, as published at the provider's jwks_uri. */

@@ -16,7 +16,7 @@ import { isPermanentTokenText, resolveApiToken } from './api-tokens';
 import { checkRouteRule, GUEST_VIEWER, isWriteMethod, refusalFor, type Viewer } from './authorization';
 import type { AuthConfig } from './config';
 import { createEmbeddedProvider } from './embedded-provider';
-import { loadOrCreateIdentityKeys, publicJwks } from './keys';
+import { loadSharedIdentityKeys, publicJwks } from './keys';
 import { startLocalChannel, type LocalChannel } from './local-channel';
 import { oidcRoutes } from './oidc-routes';
 import { accountRoutes } from './routes';
@@ -74,7 +74,7 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions) {
   let provider: Provider | undefined;
   let verifyAccessToken: AccessTokenVerifier;
   if (config.identity.kind === 'embedded') {
-    const keys = await loadOrCreateIdentityKeys(config.dataDir);
+    const keys = await loadSharedIdentityKeys(db, config.dataDir);
     provider = createEmbeddedProvider(db, config, keys);
     verifyAccessToken = createAccessTokenVerifier({
       issuer: config.identity.issuer,

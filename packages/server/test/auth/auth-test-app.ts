@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { importJWK, SignJWT } from 'jose';
 import { authConfigFromEnv, type AuthConfig } from '../../src/auth/config';
-import { loadOrCreateIdentityKeys } from '../../src/auth/keys';
+import { loadSharedIdentityKeys } from '../../src/auth/keys';
 import { authPlugin } from '../../src/auth/plugin';
 import { createLocalUser, type UserRow } from '../../src/auth/users';
 import errorHandling from '../../src/plugins/app/errors';
@@ -75,7 +75,7 @@ export async function addUser(
 
 /** A valid access token for the user, as the embedded provider would issue it (signed with its key). */
 export async function accessTokenFor(testApp: AuthTestApp, userId: number): Promise<string> {
-  const keys = await loadOrCreateIdentityKeys(testApp.dataDir);
+  const keys = await loadSharedIdentityKeys(testApp.testDatabase.database.db, testApp.dataDir);
   const jwk = keys.signingKeys.find((key) => key.alg === 'ES256');
   if (!jwk) throw new Error('The identity keys have no ES256 key.');
   return new SignJWT({ scope: 'api' })

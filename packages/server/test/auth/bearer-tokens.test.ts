@@ -1,14 +1,14 @@
 import { generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiToken } from '../../src/auth/api-tokens';
-import { loadOrCreateIdentityKeys } from '../../src/auth/keys';
+import { loadSharedIdentityKeys } from '../../src/auth/keys';
 import { addUser, buildAuthTestApp, type AuthTestApp } from './auth-test-app';
 
 let testApp: AuthTestApp;
 let userId: number;
 
 async function embeddedSigningKey() {
-  const keys = await loadOrCreateIdentityKeys(testApp.dataDir);
+  const keys = await loadSharedIdentityKeys(testApp.testDatabase.database.db, testApp.dataDir);
   const jwk = keys.signingKeys.find((key) => key.alg === 'ES256');
   if (!jwk) throw new Error('no ES256 key');
   return { key: await importJWK(jwk, 'ES256'), kid: jwk.kid ?? '' };

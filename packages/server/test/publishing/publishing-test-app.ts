@@ -5,7 +5,7 @@ import type { TokenScope } from '@marketplace/api-contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { importJWK, SignJWT } from 'jose';
 import { createApiToken } from '../../src/auth/api-tokens';
-import { loadOrCreateIdentityKeys } from '../../src/auth/keys';
+import { loadSharedIdentityKeys } from '../../src/auth/keys';
 import { authPlugin } from '../../src/auth/plugin';
 import { createLocalUser, type UserRow } from '../../src/auth/users';
 import { loadConfig, type Config } from '../../src/config';
@@ -91,7 +91,7 @@ export async function permanentToken(db: Database, userId: number, scopes: Token
 
 /** A sign-in access token, as the embedded identity service issues it. */
 export async function accessTokenFor(testApp: PublishingTestApp, userId: number): Promise<string> {
-  const keys = await loadOrCreateIdentityKeys(testApp.dataDir);
+  const keys = await loadSharedIdentityKeys(testApp.db, testApp.dataDir);
   const jwk = keys.signingKeys.find((key) => key.alg === 'ES256');
   if (!jwk) throw new Error('The identity keys have no ES256 key.');
   return new SignJWT({ scope: 'api' })

@@ -5,7 +5,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { sql } from 'drizzle-orm';
 import { importJWK, SignJWT } from 'jose';
 import { buildApp } from '../../src/app';
-import { loadOrCreateIdentityKeys } from '../../src/auth/keys';
+import { loadSharedIdentityKeys } from '../../src/auth/keys';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Database, type DatabaseConnection, type DatabaseKind } from '../../src/db/client';
 import { users } from '../../src/db/schema';
@@ -74,7 +74,7 @@ export async function createReviewsTestApp(options: ReviewsTestAppOptions = {}):
   }
   const ready = app;
 
-  const keys = await loadOrCreateIdentityKeys(dataDir);
+  const keys = await loadSharedIdentityKeys(db, dataDir);
   const jwk = keys.signingKeys.find((key) => key.alg === 'ES256');
   if (!jwk) throw new Error('The identity keys have no ES256 key.');
   const signingKey = await importJWK(jwk, 'ES256');

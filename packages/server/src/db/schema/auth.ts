@@ -7,6 +7,7 @@ import {
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
@@ -82,3 +83,10 @@ export const oidcRecords = pgTable(
       .where(sql`${table.expiresAt} IS NOT NULL`),
   ],
 );
+
+/** Matches migrations/0086_cluster.sql: the embedded identity service's keys, one row shared by every node. */
+export const identityKeys = pgTable('identity_keys', {
+  id: smallint('id').primaryKey().default(1),
+  keys: jsonb('keys').notNull().$type<Record<string, unknown>>(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
