@@ -12,6 +12,7 @@ import caching from './plugins/app/caching';
 import performanceFigures from './plugins/app/performance';
 import { ANSWER_CACHE_ROUTE, PerformanceMetrics } from './admin/performance/metrics';
 import catalogueSearch from './plugins/app/catalogue-search';
+import { otherNodes } from './plugins/app/other-nodes';
 import errorHandling from './plugins/app/errors';
 import insight, { insightRecording } from './insight';
 import services from './plugins/app/services';
@@ -101,6 +102,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   await app.register(verification);
   await app.register(pages);
   await app.register(admin);
+  // After the search, the feed and the caches' registry it wakes when another node changes something.
+  await app.register(otherNodes, { database: dependencies.database });
   await app.register(siteHosting, { auth: config.auth });
   await app.register(sdkHosting);
   return app;

@@ -50,6 +50,16 @@ export abstract class CatalogueFollower<Changes> {
     this.changesMade++;
   }
 
+  /**
+   * Reads what changed elsewhere now (another node notified a change) rather than at the next question;
+   * resolves once read. A look already under way may have begun before that change committed, so this
+   * waits for a look that begins after the call.
+   */
+  async catchUp(): Promise<void> {
+    const wanted = ++this.changesMade;
+    while (!this.loaded || this.changesRead < wanted) await this.look();
+  }
+
   /** Reads the catalogue now rather than at the first question (the server calls it once it listens). */
   async prepare(): Promise<void> {
     await this.upToDate();

@@ -95,6 +95,9 @@ export async function recordDownload(
   at: Date = new Date(),
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
+    // A count is not a catalogue change the other nodes must hear at once (migration 0086): they read the
+    // new counts with their next look. The setting lasts until the end of the enclosing transaction.
+    await tx.execute(sql`SELECT set_config('mp.counter_only', 'on', true)`);
     const [version] = await tx
       .update(pluginVersions)
       .set({ downloads: sql`${pluginVersions.downloads} + 1` })

@@ -9,6 +9,7 @@ import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { ConnectionUsage } from './connection-usage';
 import { lockDirectory } from './directory-lock';
+import { listenForNotifications, type NotificationListener, type NotificationOptions } from './notifications';
 import * as schema from './schema';
 
 export { schema };
@@ -50,6 +51,11 @@ export interface DatabaseConnection {
   readonly inScriptTransaction: ScriptRunner;
   /** Pool use and query timing, for the performance figures (src/db/connection-usage.ts). */
   readonly usage?: ConnectionUsage;
+  /**
+   * PostgreSQL only: listens to notifications on a connection of its own (src/db/notifications.ts), so a
+   * node hears at once what other nodes changed. The embedded database is one process's: nothing to hear.
+   */
+  readonly listen?: (options: NotificationOptions) => NotificationListener;
   close(): Promise<void>;
 }
 
@@ -165,6 +171,7 @@ async function openPostgres(databaseUrl: string, maxConnections: number): Promis
         client.release();
       }
     },
+    listen: (options) => listenForNotifications(databaseUrl, options),
     close: () => pool.end(),
   };
 }
