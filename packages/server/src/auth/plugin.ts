@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type Provider from 'oidc-provider';
+import { ConfigError } from '../config';
 import type { DatabaseConnection } from '../db/client';
 import { ApiError } from '../plugins/app/errors';
 import {
@@ -97,9 +98,7 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions) {
 
   app.addHook('onRoute', (route) => checkRouteRule(route));
 
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1, enableOfflineQueue: false })
-    : undefined;
+  const redis = config.redisUrl ? await connectRateLimitStore(config.redisUrl) : undefined;
   if (redis) {
     redis.on('error', (error: Error) => app.log.warn({ err: error }, 'rate-limit store (Redis) error'));
     app.addHook('onClose', async () => {
@@ -265,3 +264,42 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions) {
 
 export const authPlugin = fp(auth, { name: 'auth', fastify: '5.x' });
 export default authPlugin;
+
+/**
+ * Connects to the Redis that keeps the rate limits every node shares (REDIS_URL), at start: a Redis that is
+ * configured but cannot be reached stops the start with one line naming the setting, rather than every
+ * node quietly limiting on its own. Once running, a Redis that goes away is logged and limits are skipped
+ * (the plugin's `skipOnError`) until it is back: ioredis reconnects by itself.
+ */
+async function connectRateLimitStore(url: string): Promise<Redis> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+  });
+  let lastError: Error | undefined;
+  const noteError = (error: Error) => {
+    lastError = error;
+  };
+  redis.on('error', noteError);
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    redis.disconnect();
+    let where = url;
+    try {
+      const parsed = new URL(url);
+      where = `${parsed.hostname}:${parsed.port || '6379'}`;
+    } catch {
+      // Not a URL ioredis would take either: its own message says why.
+    }
+    const reason = (lastError ?? (error as Error)).message;
+    throw new ConfigError(
+      `REDIS_URL (${where}) cannot be used (${reason}): check REDIS_URL, or unset it to keep rate limits in each node.`,
+    );
+  }
+  redis.off('error', noteError);
+  return redis;
+}

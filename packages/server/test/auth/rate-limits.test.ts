@@ -137,6 +137,15 @@ describe('with REDIS_URL, several server processes share the limits', () => {
   });
 });
 
+describe('a REDIS_URL that cannot be used', () => {
+  it('stops the start with one line naming the setting, not at the first request', async () => {
+    const start = buildAuthTestApp({ env: { REDIS_URL: 'redis://127.0.0.1:1' }, routes: writeRoutes });
+    await expect(start).rejects.toThrow(
+      /^REDIS_URL \(127\.0\.0\.1:1\) cannot be used \(connect ECONNREFUSED 127\.0\.0\.1:1\): check REDIS_URL/,
+    );
+  }, 60_000);
+});
+
 describe('the limit on refused tokens', () => {
   let testApp: AuthTestApp;
   let authorization: string;
