@@ -53,6 +53,35 @@ export interface Config {
   insight: InsightConfig;
   /** Performance figures and /metrics (src/admin/performance). */
   performance: PerformanceConfig;
+  /** Where uploaded files are kept: DATA_DIR/files, or an S3-compatible bucket (src/storage). */
+  storage: StorageConfig;
+}
+
+export interface StorageConfig {
+  /** The S3-compatible bucket files are kept in (S3_BUCKET set); undefined: the disk store in DATA_DIR/files. */
+  s3: S3StorageConfig | undefined;
+}
+
+export interface S3StorageConfig {
+  /** S3_BUCKET. */
+  bucket: string;
+  /** S3_ENDPOINT: the address of an S3-compatible server (MinIO, Ceph, Garage); undefined: AWS S3. */
+  endpoint: string | undefined;
+  /** S3_REGION (default us-east-1). */
+  region: string;
+  /**
+   * S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (both or neither); undefined: the AWS SDK's default credential
+   * chain (AWS_* variables, shared config files, instance or container roles).
+   */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** Addresses `<endpoint>/<bucket>/<key>` instead of `<bucket>.<endpoint>/<key>` (S3_FORCE_PATH_STYLE). */
+  forcePathStyle: boolean;
+  /** Prepended to every object key: empty, or ending with `/` (S3_PREFIX). */
+  prefix: string;
+  /** Plugin downloads answered with a redirect to a presigned bucket address (S3_PRESIGNED_DOWNLOADS). */
+  presignedDownloads: boolean;
+  /** How long a presigned download address works (S3_PRESIGNED_URL_SECONDS, default 300). */
+  presignedUrlSeconds: number;
 }
 
 export interface InsightConfig {
@@ -165,6 +194,97 @@ function parseConsentRequirement(raw: string | undefined): ConsentRequirement {
   throw new ConfigError(`CONSENT_REQUIRED must be false, browsers or true, got "${raw}".`);
 }
 
+const S3_SETTINGS = [
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+  'S3_PREFIX',
+  'S3_PRESIGNED_DOWNLOADS',
+  'S3_PRESIGNED_URL_SECONDS',
+] as const;
+
+/** The longest a presigned address may work (S3 refuses more than 7 days). */
+const MAX_PRESIGNED_SECONDS = 604_800;
+
+/** The file store's settings (S3_*): also read by CLI commands that open the store. */
+export function storageConfigFromEnv(env: NodeJS.ProcessEnv): StorageConfig {
+  const value = (name: string) => env[name]?.trim() || undefined;
+  const bucket = value('S3_BUCKET');
+  if (bucket === undefined) {
+    // Files would silently go to the disk: an S3 setting without a bucket is a mistake.
+    const stray = S3_SETTINGS.find((name) => value(name) !== undefined);
+    if (stray) {
+      throw new ConfigError(
+        `${stray} is set but S3_BUCKET is not: set S3_BUCKET to keep files in S3, or unset ${stray}.`,
+      );
+    }
+    return { s3: undefined };
+  }
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{1,253}[A-Za-z0-9]$/.test(bucket)) {
+    throw new ConfigError(
+      `S3_BUCKET must be a bucket name (3 to 255 letters, digits, ".", "_" or "-"), got "${env.S3_BUCKET}".`,
+    );
+  }
+  const endpoint = value('S3_ENDPOINT');
+  if (endpoint !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(endpoint);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      throw new ConfigError(
+        `S3_ENDPOINT must be an http:// or https:// address (e.g. http://127.0.0.1:9000), got "${env.S3_ENDPOINT}".`,
+      );
+    }
+  }
+  const region = value('S3_REGION') ?? 'us-east-1';
+  if (!/^[A-Za-z0-9-]+$/.test(region)) {
+    throw new ConfigError(`S3_REGION must be a region name such as us-east-1, got "${env.S3_REGION}".`);
+  }
+  const accessKeyId = value('S3_ACCESS_KEY_ID');
+  const secretAccessKey = value('S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    const missing = accessKeyId === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY';
+    throw new ConfigError(
+      `S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together, but ${missing} is not set: set both, or ` +
+        "neither to use the AWS SDK's default credentials.",
+    );
+  }
+  let prefix = env.S3_PREFIX?.trim() ?? '';
+  const oddCharacter = [...prefix].some((c) => c < ' ' || c === '\u007f' || c === '\\');
+  if (prefix.startsWith('/') || prefix.includes('//') || oddCharacter) {
+    throw new ConfigError(
+      `S3_PREFIX must be a key prefix such as "marketplace/" (no leading "/", no "//", no control characters or "\\"), got "${env.S3_PREFIX}".`,
+    );
+  }
+  if (prefix !== '' && !prefix.endsWith('/')) prefix += '/';
+  return {
+    s3: {
+      bucket,
+      endpoint,
+      region,
+      credentials:
+        accessKeyId !== undefined && secretAccessKey !== undefined
+          ? { accessKeyId, secretAccessKey }
+          : undefined,
+      forcePathStyle: parseBoolean('S3_FORCE_PATH_STYLE', env.S3_FORCE_PATH_STYLE, endpoint !== undefined),
+      prefix,
+      presignedDownloads: parseBoolean('S3_PRESIGNED_DOWNLOADS', env.S3_PRESIGNED_DOWNLOADS, false),
+      presignedUrlSeconds: parseInteger(
+        'S3_PRESIGNED_URL_SECONDS',
+        env.S3_PRESIGNED_URL_SECONDS,
+        300,
+        1,
+        MAX_PRESIGNED_SECONDS,
+      ),
+    },
+  };
+}
+
 /**
  * Reads the configuration from environment variables and command-line flags.
  * Throws ConfigError with a message meant for the person starting the server.
@@ -245,5 +365,6 @@ export function loadConfig(
       keepEventMonths: parseInteger('INSIGHT_EVENTS_MONTHS', env.INSIGHT_EVENTS_MONTHS, 13, 1, 120),
       consentRequired: parseConsentRequirement(env.CONSENT_REQUIRED),
     },
+    storage: storageConfigFromEnv(env),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Failures that are nobody's request's fault: the database cannot be reached (PostgreSQL restarted, its
- * connections cut, a failover) or the data disk is full. The error handler answers them 503 or 507 with a
+ * connections cut, a failover), the S3 bucket of the file store cannot be reached, or the data disk is full. The error handler answers them 503 or 507 with a
  * message that says what happened, instead of a 500, and the request may be tried again: see
  * packages/server/faults/ for the suite that cuts connections and fills the disk under traffic.
  */
@@ -10,6 +10,9 @@ export const DATABASE_UNAVAILABLE_MESSAGE =
 
 export const DISK_FULL_MESSAGE =
   "The server's storage is full, so nothing was stored. Please try again later; the administrator has been told in the server log.";
+
+export const FILE_STORE_UNAVAILABLE_MESSAGE =
+  'The file storage cannot be reached right now, so this request was not completed. Please try again in a moment.';
 
 /**
  * SQLSTATEs of a lost or refused database connection: class 08 (connection exception), 57P01-57P03 (the
@@ -70,6 +73,17 @@ function isFromDatabase(error: unknown): boolean {
   return false;
 }
 
+/**
+ * Whether the error (or one it was caused by) says the file store could not be reached: the S3 store wraps
+ * network errors, time-outs and 5xx answers of the bucket in a FileStoreUnavailableError.
+ */
+export function isFileStoreUnavailable(error: unknown): boolean {
+  for (const cause of causes(error)) {
+    if ((cause as { name?: unknown }).name === 'FileStoreUnavailableError') return true;
+  }
+  return false;
+}
+
 /** Whether the error (or one it was caused by) is a full disk or an exhausted quota. */
 export function isDiskFull(error: unknown): boolean {
   for (const cause of causes(error)) {
@@ -87,6 +101,10 @@ export interface Outage {
 
 /** The answer to a failure that is an outage, or undefined for any other error. */
 export function outageOf(error: unknown): Outage | undefined {
+  // First: the socket error inside a FileStoreUnavailableError would otherwise read as the database's.
+  if (isFileStoreUnavailable(error)) {
+    return { status: 503, message: FILE_STORE_UNAVAILABLE_MESSAGE, retryAfterSeconds: 5 };
+  }
   if (isDatabaseUnavailable(error)) {
     return { status: 503, message: DATABASE_UNAVAILABLE_MESSAGE, retryAfterSeconds: 5 };
   }

@@ -5,7 +5,7 @@ import { openDatabase, type DatabaseConnection } from './db/client';
 import { migrate } from './db/migrate';
 import { DatabaseInUseError } from './db/directory-lock';
 import { DemoCatalogueError, isCatalogueEmpty, loadDemoCatalogue } from './demo';
-import { createFileStore } from './storage';
+import { openFileStore } from './storage';
 
 /**
  * The server's entry: configuration from the environment, the database (embedded PGlite in DATA_DIR, or
@@ -13,6 +13,11 @@ import { createFileStore } from './storage';
  * then the HTTP server. Stops cleanly on SIGINT/SIGTERM.
  */
 async function start(config: Config): Promise<void> {
+  // The file store first: a bucket that cannot be used stops the start before the database is touched.
+  if (config.storage.s3) {
+    console.log(`Checking the S3 bucket "${config.storage.s3.bucket}" for files...`);
+  }
+  const fileStore = await openFileStore(config);
   const where = config.databaseUrl
     ? 'PostgreSQL (DATABASE_URL)'
     : `the embedded database in ${config.dataDir}`;
@@ -24,7 +29,6 @@ async function start(config: Config): Promise<void> {
   try {
     const { applied } = await migrate(database);
     if (applied.length > 0) console.log(`Applied migrations: ${applied.join(', ')}`);
-    const fileStore = createFileStore(config.dataDir);
 
     if (config.loadDemo && (await isCatalogueEmpty(database.db))) {
       console.log(
@@ -96,7 +100,8 @@ start(config).catch((error: unknown) => {
   const code = (error as { code?: string }).code;
   if (code === 'EADDRINUSE') {
     console.error(`Cannot start: port ${config.port} on ${config.host} is in use. Set PORT to another port.`);
-  } else if (error instanceof DatabaseInUseError) {
+  } else if (error instanceof DatabaseInUseError || error instanceof ConfigError) {
+    // ConfigError here: a setting checked against the world at start (an S3 bucket that cannot be used).
     console.error(`Cannot start: ${error.message}`);
   } else {
     console.error('Cannot start:', error);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { selectRows } from '../search/sql';
-import { DiskFileStore, type FileStore } from '../storage';
+import { DiskFileStore, S3FileStore, type FileStore } from '../storage';
 import { storedFileLock } from './file-claims';
 
 export interface SweepOptions {
@@ -110,20 +110,22 @@ export async function sweepOrphanedFiles(
   if (batch.length > 0) await sweepBatch();
 
   const temporaryDirectories = [...(options.temporaryDirectories ?? [])];
-  // The disk store writes through `.incoming-*` files beside the shards; a crash mid-write leaves one.
+  // The disk store writes through `.incoming-*` files beside the shards, the S3 store through ones in its
+  // local folder; a crash mid-write leaves one.
   if (fileStore instanceof DiskFileStore) temporaryDirectories.push(fileStore.root);
+  if (fileStore instanceof S3FileStore) temporaryDirectories.push(fileStore.temporaryDirectory);
   for (const directory of temporaryDirectories) {
     result.removedTemporaryFiles += await removeStaleTemporaryFiles(directory, cutoff);
   }
   return result;
 }
 
-/** On the disk store, a file written after the cutoff is left for a later sweep whatever the claims say. */
+/** A file written after the cutoff is left for a later sweep whatever the claims say (stores that tell). */
 async function isYoungerThan(fileStore: FileStore, hash: string, cutoff: Date): Promise<boolean> {
-  if (!(fileStore instanceof DiskFileStore)) return false;
+  if (!fileStore.modifiedAt) return false;
   try {
-    const { mtimeMs } = await stat(join(fileStore.root, hash.slice(0, 2), hash.slice(2)));
-    return mtimeMs > cutoff.getTime();
+    const modifiedAt = await fileStore.modifiedAt(hash);
+    return modifiedAt === undefined || modifiedAt.getTime() > cutoff.getTime();
   } catch {
     return true;
   }

@@ -1,13 +1,11 @@
 import { execFile } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
-import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { constants, createReadStream } from 'node:fs';
 import { chmod, mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import {
-  FileTooLargeError,
   isFileHash,
   type FileStore,
   type OpenedFile,
@@ -15,9 +13,8 @@ import {
   type PutOptions,
   type StoredFile,
 } from './file-store';
+import { hashBytes, TEMPORARY_PREFIX, writeHashedFile } from './hashed-write';
 
-/** Names of files being written start with this; they are never listed and never read by hash. */
-const TEMPORARY_PREFIX = '.incoming-';
 const SHARD = /^[0-9a-f]{2}$/;
 const execFileAsync = promisify(execFile);
 
@@ -55,30 +52,13 @@ export class DiskFileStore implements FileStore {
     if (content instanceof Uint8Array) return this.putBytes(content, options);
     await this.ensureRoot();
     const temporaryPath = join(this.root, `${TEMPORARY_PREFIX}${randomUUID()}`);
-    const hasher = createHash('sha256');
-    let size = 0;
-    const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
-    const measure = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        size += chunk.length;
-        if (size > maxBytes) {
-          callback(new FileTooLargeError(maxBytes));
-          return;
-        }
-        hasher.update(chunk);
-        callback(null, chunk);
-      },
+    const deferred = this.options.deferDurability === true;
+    // Flushed before the stream closes (unless deferred), so the rename below publishes complete content.
+    const { hash, size } = await writeHashedFile(content, temporaryPath, {
+      maxBytes: options.maxBytes,
+      flush: !deferred,
     });
     try {
-      const source = content instanceof Uint8Array ? Readable.from([content]) : content;
-      const deferred = this.options.deferDurability === true;
-      // `flush` fsyncs the file before the stream closes, so the rename below publishes complete content.
-      await pipeline(
-        source,
-        measure,
-        createWriteStream(temporaryPath, { flags: 'wx', mode: 0o644, flush: !deferred }),
-      );
-      const hash = hasher.digest('hex');
       if (deferred) {
         if (this.pending.has(hash) || (await exists(this.finalPathOf(hash)))) await unlink(temporaryPath);
         else this.pending.set(hash, temporaryPath);
@@ -98,10 +78,7 @@ export class DiskFileStore implements FileStore {
 
   /** Bytes already in memory: hashed first, so content that is already stored is never written again. */
   private async putBytes(content: Uint8Array, options: PutOptions): Promise<StoredFile> {
-    const size = content.byteLength;
-    if (options.maxBytes !== undefined && size > options.maxBytes)
-      throw new FileTooLargeError(options.maxBytes);
-    const hash = createHash('sha256').update(content).digest('hex');
+    const { hash, size } = hashBytes(content, options.maxBytes);
     const deferred = this.options.deferDurability === true;
     // Deferred (bulk) puts skip the look-up: publishing an equal file again in flush() renames identical
     // bytes over identical bytes.
@@ -191,6 +168,17 @@ export class DiskFileStore implements FileStore {
   async has(hash: string): Promise<boolean> {
     const path = this.pathOf(hash);
     return path ? exists(path) : false;
+  }
+
+  async modifiedAt(hash: string): Promise<Date | undefined> {
+    const path = this.pathOf(hash);
+    if (!path) return undefined;
+    try {
+      return (await stat(path)).mtime;
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
   }
 
   async remove(hash: string): Promise<boolean> {

@@ -25,9 +25,18 @@ export interface OpenOptions {
   end?: number;
 }
 
+export interface DownloadUrlOptions {
+  /** The name the browser or IDE saves the file as (sent as `Content-Disposition: attachment`). */
+  fileName: string;
+  /** The Content-Type the download is answered with (default application/octet-stream). */
+  contentType?: string;
+  /** How long the address works. */
+  expiresInSeconds: number;
+}
+
 /**
- * Content-addressed file storage. The disk store is the default; an S3-compatible store can implement the
- * same interface. Content is streamed through, never held whole in memory.
+ * Content-addressed file storage: the disk store (the default) and the S3-compatible store implement it.
+ * Content is streamed through, never held whole in memory.
  */
 export interface FileStore {
   /** Stores the content and returns its hash and size; storing content that is already there is a no-op. */
@@ -50,6 +59,13 @@ export interface FileStore {
    * store that defers durability for bulk loads publishes its pending files here.
    */
   flush(): Promise<void>;
+  /** When the stored file was written, or undefined when there is none (the orphan sweep's grace period). */
+  modifiedAt?(hash: string): Promise<Date | undefined>;
+  /**
+   * Stores that can serve files themselves (S3): a time-limited address that downloads the file directly,
+   * or undefined for something that is not a hash. It does not check that the file exists.
+   */
+  downloadUrl?(hash: string, options: DownloadUrlOptions): Promise<string | undefined>;
 }
 
 export class FileTooLargeError extends Error {
@@ -57,6 +73,32 @@ export class FileTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
     super(`The file is larger than the ${maxBytes} bytes allowed.`);
   }
+}
+
+/**
+ * The file store (an S3 bucket) cannot be reached or failed on its side (a network error, a time-out, a 5xx):
+ * nobody's request's fault, answered 503 like a database outage (src/outage.ts).
+ */
+export class FileStoreUnavailableError extends Error {
+  override name = 'FileStoreUnavailableError';
+}
+
+/**
+ * `attachment; filename="<ascii>"; filename*=UTF-8''<exact>`: `filename` keeps only letters, digits, `.`,
+ * `_`, `-` and `+` (IDEs refuse names with `<>:"|?*;`, slashes or control characters, and read the value up
+ * to the next `;`), `filename*` carries the exact name (RFC 8187) for clients that read it; characters no
+ * file system takes become `_` in both.
+ */
+export function attachmentDisposition(fileName: string): string {
+  const exact = [...fileName]
+    .map((character) => (character < ' ' || '\u007f/\\<>:"|?*;'.includes(character) ? '_' : character))
+    .join('');
+  const ascii = exact.replace(/[^A-Za-z0-9._+-]/g, '_');
+  const encoded = encodeURIComponent(exact).replace(
+    /['()*]/g,
+    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;

@@ -342,19 +342,22 @@ export interface ApiTestOptions {
   env?: Record<string, string>;
   /** Adds routes before the app is ready (to test the error handling of failures). */
   extend?: (app: FastifyInstance) => void;
+  /** The file store to use (default: a disk store in a temporary folder), given the configuration. */
+  fileStore?: (config: Config) => Promise<FileStore>;
 }
 
 export async function createApiTestContext(options: ApiTestOptions = {}): Promise<ApiTestContext> {
   const env = options.env ?? {};
   const testDatabase: TestDatabase = await createTestDatabase();
   const directory = await mkdtemp(join(tmpdir(), 'marketplace-api-'));
-  const fileStore = createFileStore(directory);
   const config = loadConfig(
     { RESPONSE_CACHE_MS: '0', PUBLIC_URL: 'https://plugins.example.com', ...env },
     [],
     directory,
   );
+  let fileStore: FileStore;
   try {
+    fileStore = options.fileStore ? await options.fileStore(config) : createFileStore(directory);
     await seedCatalogue(testDatabase.database.db, fileStore);
   } catch (error) {
     await testDatabase.dispose();

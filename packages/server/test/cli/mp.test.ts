@@ -1,9 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CliIo } from '../../src/cli/command';
 import { runCli } from '../../src/cli/run';
+import { closedPort } from '../storage/s3-test-server';
 
 // Each run opens the embedded database on disk and migrates it, which takes seconds on a busy machine.
 vi.setConfig({ testTimeout: 120_000 });
@@ -52,6 +53,26 @@ describe('the mp command', () => {
     expect(errors.at(-1)).toMatch(
       /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ connection string/,
     );
+  });
+
+  it('stops seeding when the S3 bucket cannot be used, before touching the database', async () => {
+    const endpoint = `http://127.0.0.1:${await closedPort()}`;
+    const env = {
+      DATA_DIR: 'data',
+      S3_BUCKET: 'mp-files',
+      S3_ENDPOINT: endpoint,
+      S3_ACCESS_KEY_ID: 'key',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    };
+    expect(await runCli(['seed'], { ...io, env })).toBe(1);
+    expect(errors.at(-1)).toBe(
+      `mp seed failed: S3_BUCKET "mp-files" at ${endpoint} cannot be reached (connect ECONNREFUSED): check S3_ENDPOINT.`,
+    );
+    expect(await runCli(['seed'], { ...io, env: { DATA_DIR: 'data', S3_ENDPOINT: endpoint } })).toBe(1);
+    expect(errors.at(-1)).toBe(
+      'mp seed failed: S3_ENDPOINT is set but S3_BUCKET is not: set S3_BUCKET to keep files in S3, or unset S3_ENDPOINT.',
+    );
+    expect(await readdir(directory)).toEqual([]);
   });
 
   it('migrates, seeds an empty database, refuses a full one, and replaces it when asked', async () => {

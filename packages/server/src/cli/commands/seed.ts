@@ -7,7 +7,8 @@ import {
   isCatalogueEmpty,
   loadDemoCatalogue,
 } from '../../demo';
-import { createFileStore } from '../../storage';
+import { storageConfigFromEnv } from '../../config';
+import { openFileStore } from '../../storage';
 import { databaseLocation, openConfiguredDatabase, UsageError, type Command } from '../command';
 
 /** More than this is not a demo any more; it also bounds the time and disk a typo can cost. */
@@ -20,7 +21,8 @@ export const seedCommand: Command = {
 
 Generates a deterministic catalogue (items of every family, versions with real plugin archives, a year
 of daily downloads, reviews, featured items) and loads it into the database: DATABASE_URL when set,
-otherwise the embedded database in DATA_DIR (default ./.data). Files go to DATA_DIR/files.
+otherwise the embedded database in DATA_DIR (default ./.data). Files go to DATA_DIR/files, or to
+the S3 bucket when S3_BUCKET is set (as for the server).
 
 Options:
   --plugins N        how many items (default ${DEFAULT_DEMO_PLUGIN_COUNT})
@@ -31,6 +33,11 @@ Options:
   async run(args, io) {
     const options = parseSeedArguments(args);
     const location = databaseLocation(io);
+    // The server's file store: the S3 bucket when S3_BUCKET is set, else DATA_DIR/files.
+    const fileStore = await openFileStore(
+      { dataDir: location.dataDir, storage: storageConfigFromEnv(io.env) },
+      { deferDurability: true },
+    );
     const database = await openConfiguredDatabase(location);
     try {
       await migrate(database);
@@ -50,21 +57,17 @@ Options:
       io.err(`Seeding ${options.plugins} items into ${location.description}...`);
       const started = performance.now();
       let lastReport = started;
-      const result = await loadDemoCatalogue(
-        database,
-        createFileStore(location.dataDir, { deferDurability: true }),
-        {
-          plugins: options.plugins,
-          seed: options.seed,
-          today: options.today,
-          onProgress: (loaded, total) => {
-            const now = performance.now();
-            if (now - lastReport < 2000 && loaded < total) return;
-            lastReport = now;
-            io.err(`  ${loaded} / ${total} items (${((now - started) / 1000).toFixed(1)} s)`);
-          },
+      const result = await loadDemoCatalogue(database, fileStore, {
+        plugins: options.plugins,
+        seed: options.seed,
+        today: options.today,
+        onProgress: (loaded, total) => {
+          const now = performance.now();
+          if (now - lastReport < 2000 && loaded < total) return;
+          lastReport = now;
+          io.err(`  ${loaded} / ${total} items (${((now - started) / 1000).toFixed(1)} s)`);
         },
-      );
+      });
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       io.out(
         `Seeded ${result.plugins} items, ${result.versions} versions, ${result.reviews} reviews, ` +

@@ -8,6 +8,7 @@ import { Type } from 'typebox';
 import { recordDownload } from '../../db/catalogue-queries';
 import type { Queryable } from '../../db/client';
 import { ApiError } from '../../plugins/app/errors';
+import { attachmentDisposition } from '../../storage';
 import { newestCompatibleVersions, readIdeBuild } from './compatibility';
 
 interface DownloadableRow {
@@ -57,16 +58,16 @@ async function versionByXmlId(
  * clients that read it. Built from the xml id, never the display name, which anyone can fill with anything.
  */
 export function contentDisposition(xmlId: string, version: string, storedFileName: string): string {
-  const extension = storedFileName.toLowerCase().endsWith('.jar') ? '.jar' : '.zip';
-  const exact = [...`${xmlId}-${version}`]
-    .map((character) => (character < ' ' || '\u007f/\\<>:"|?*;'.includes(character) ? '_' : character))
-    .join('');
-  const ascii = exact.replace(/[^A-Za-z0-9._+-]/g, '_');
-  const encoded = encodeURIComponent(exact + extension).replace(
-    /['()*]/g,
-    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `attachment; filename="${ascii}${extension}"; filename*=UTF-8''${encoded}`;
+  return attachmentDisposition(downloadFileName(xmlId, version, storedFileName));
+}
+
+/** `<xmlId>-<version>.zip`, or `.jar` when the archive is a jar. */
+function downloadFileName(xmlId: string, version: string, storedFileName: string): string {
+  return `${xmlId}-${version}${isJar(storedFileName) ? '.jar' : '.zip'}`;
+}
+
+function isJar(storedFileName: string): boolean {
+  return storedFileName.toLowerCase().endsWith('.jar');
 }
 
 /** GET /plugin/download (by updateId, or by xmlId and version) and GET /pluginManager?action=download. */
@@ -78,36 +79,61 @@ const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     what: string,
   ) {
     if (!row) throw new ApiError('notFound', `${what} does not exist or is not available.`);
-    const file = await app.fileStore.open(row.file_hash);
-    if (!file) {
+    // A store that serves files itself (S3, when the operator allows it) answers a GET with a redirect:
+    // the archive is checked to be there, counted, and fetched from the bucket by the client.
+    const redirect =
+      request.method === 'GET' &&
+      app.config.storage.s3?.presignedDownloads === true &&
+      app.fileStore.downloadUrl !== undefined;
+    // A HEAD request only needs the size: one byte is opened (Fastify reads a HEAD answer's stream through).
+    const file = redirect
+      ? undefined
+      : await app.fileStore.open(row.file_hash, request.method === 'HEAD' ? { start: 0, end: 0 } : {});
+    if (redirect ? !(await app.fileStore.has(row.file_hash)) : !file) {
       request.log.error({ updateId: row.id, hash: row.file_hash }, 'archive missing from the file store');
       throw new ApiError('unavailable', 'The archive of this version cannot be read right now.');
     }
     // A HEAD request only asks about the file; only a GET is a download. The count and the insight event
     // are written together, so statistics never disagree with the public count.
-    if (request.method === 'GET') {
-      const at = new Date();
-      const client = await app.insightRecorder.describe(
-        {
-          ip: request.ip,
-          userAgent: request.headers['user-agent'],
-          buildParameter: (request.query as { build?: string }).build,
-          consent: consentFromCookies(request.headers.cookie),
-        },
-        at,
-      );
-      await app.db.transaction(async (tx) => {
-        await recordDownload(tx, row.id, at);
-        await app.insightRecorder.recordDownload(
-          tx,
-          client,
-          { pluginId: row.plugin_id, version: row.version, channel: row.channel },
+    try {
+      if (request.method === 'GET') {
+        const at = new Date();
+        const client = await app.insightRecorder.describe(
+          {
+            ip: request.ip,
+            userAgent: request.headers['user-agent'],
+            buildParameter: (request.query as { build?: string }).build,
+            consent: consentFromCookies(request.headers.cookie),
+          },
           at,
         );
+        await app.db.transaction(async (tx) => {
+          await recordDownload(tx, row.id, at);
+          await app.insightRecorder.recordDownload(
+            tx,
+            client,
+            { pluginId: row.plugin_id, version: row.version, channel: row.channel },
+            at,
+          );
+        });
+      }
+    } catch (error) {
+      // The opened file is not sent: let go of it (an S3 answer holds a connection).
+      file?.stream.destroy();
+      throw error;
+    }
+    const contentType = isJar(row.file_name) ? 'application/java-archive' : 'application/zip';
+    if (!file) {
+      const url = await app.fileStore.downloadUrl?.(row.file_hash, {
+        fileName: downloadFileName(row.xml_id, row.version, row.file_name),
+        contentType,
+        expiresInSeconds: app.config.storage.s3?.presignedUrlSeconds ?? 300,
       });
+      if (url === undefined) throw new Error(`No download address for the stored file ${row.file_hash}.`);
+      return reply.code(302).header('location', url).header('cache-control', 'no-store').send();
     }
     return reply
-      .type(row.file_name.toLowerCase().endsWith('.jar') ? 'application/java-archive' : 'application/zip')
+      .type(contentType)
       .header('content-length', String(file.size))
       .header('content-disposition', contentDisposition(row.xml_id, row.version, row.file_name))
       .header('x-content-type-options', 'nosniff')
