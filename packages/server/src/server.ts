@@ -1,4 +1,5 @@
 import { buildApp } from './app';
+import { connectRateLimitStore } from './auth/plugin';
 import { describeDemoAccounts, setDemoPasswords } from './auth';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, type DatabaseConnection } from './db/client';
@@ -18,6 +19,8 @@ async function start(config: Config): Promise<void> {
     console.log(`Checking the S3 bucket "${config.storage.s3.bucket}" for files...`);
   }
   const fileStore = await openFileStore(config);
+  // So is a configured Redis that cannot be used (the rate limits every node shares).
+  if (config.auth.redisUrl) (await connectRateLimitStore(config.auth.redisUrl)).disconnect();
   const where = config.databaseUrl
     ? 'PostgreSQL (DATABASE_URL)'
     : `the embedded database in ${config.dataDir}`;
@@ -25,6 +28,8 @@ async function start(config: Config): Promise<void> {
   const database: DatabaseConnection = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+  }).catch((error: unknown) => {
+    throw config.databaseUrl ? unusableDatabase(config.databaseUrl, error) : error;
   });
   try {
     const { applied } = await migrate(database);
@@ -83,6 +88,19 @@ async function start(config: Config): Promise<void> {
     await database.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** A PostgreSQL server that cannot be reached or refuses the connection: one line naming the setting. */
+function unusableDatabase(databaseUrl: string, error: unknown): ConfigError {
+  let where = 'the server it names';
+  try {
+    const url = new URL(databaseUrl);
+    where = `${url.hostname}:${url.port || '5432'}${url.pathname}`;
+  } catch {
+    // pg reads forms URL does not; its own message says what is wrong.
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ConfigError(`DATABASE_URL (${where}) cannot be used (${reason}): check DATABASE_URL.`);
 }
 
 let config: Config;

@@ -271,7 +271,7 @@ export default authPlugin;
  * node quietly limiting on its own. Once running, a Redis that goes away is logged and limits are skipped
  * (the plugin's `skipOnError`) until it is back: ioredis reconnects by itself.
  */
-async function connectRateLimitStore(url: string): Promise<Redis> {
+export async function connectRateLimitStore(url: string): Promise<Redis> {
   const redis = new Redis(url, {
     lazyConnect: true,
     connectTimeout: 2000,
