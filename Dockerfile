@@ -46,6 +46,6 @@ EXPOSE 8080
 WORKDIR /app/packages/server
 # The load balancer's check too: GET / answers 200 while the node serves (see docs/operating.md).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node itself is the process that receives SIGTERM (compose stop, docker stop) and closes cleanly.
 CMD ["node", "--import", "tsx", "src/server.ts"]

@@ -26,7 +26,7 @@ import {
  */
 
 /** The path haproxy asks every node for; any 200 keeps the node in rotation. */
-export const HEALTH_PATH = '/';
+export const HEALTH_PATH = '/api/health';
 /** The bucket every node stores files in. */
 export const BUCKET = 'mp-files';
 const S3_REGION = 'us-east-1';
@@ -333,7 +333,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       server.child.stdout?.on('data', toLog);
       server.child.stderr?.on('data', toLog);
       processes.set(node.name, server);
-      // Serving: the health check answers (the first answers wait for the search index).
+      // Serving: the health check answers 200 once the node's search index is built (503 before).
       const deadline = Date.now() + 120_000;
       for (;;) {
         const status = await fetch(`${server.origin}${HEALTH_PATH}`)
