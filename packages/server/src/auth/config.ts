@@ -32,6 +32,8 @@ export interface AuthConfig {
   accessTokenTtlSeconds: number;
   /** Shared store for rate limits across server processes; in-process counters without it. */
   redisUrl: string | undefined;
+  /** Prefix of the rate limits' keys in that Redis: marketplaces sharing one Redis keep apart by it. */
+  redisKeyPrefix: string;
   rateLimits: {
     /** Password attempts per IP address per minute at the login page. */
     loginPerMinute: number;
@@ -92,7 +94,7 @@ function positiveInteger(name: string, raw: string | undefined, fallback: number
 /**
  * Reads the sign-in settings from the environment: OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_AUDIENCE,
  * OIDC_ALGORITHMS, OIDC_REDIRECT_URIS (extra callback addresses of the embedded provider, e.g. a dev server),
- * ACCESS_TOKEN_TTL, REDIS_URL, LOGIN_RATE_LIMIT, WRITE_RATE_LIMIT.
+ * ACCESS_TOKEN_TTL, REDIS_URL, REDIS_KEY_PREFIX, LOGIN_RATE_LIMIT, WRITE_RATE_LIMIT.
  */
 export function authConfigFromEnv(
   env: NodeJS.ProcessEnv,
@@ -138,6 +140,7 @@ export function authConfigFromEnv(
     algorithms: algorithms.length > 0 ? algorithms : ['ES256', 'RS256', 'PS256', 'EdDSA'],
     accessTokenTtlSeconds: positiveInteger('ACCESS_TOKEN_TTL', env.ACCESS_TOKEN_TTL, 600),
     redisUrl: env.REDIS_URL?.trim() || undefined,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX?.trim() || 'mp-rate-limit:',
     rateLimits: {
       loginPerMinute: positiveInteger('LOGIN_RATE_LIMIT', env.LOGIN_RATE_LIMIT, 10),
       writesPerMinute: positiveInteger('WRITE_RATE_LIMIT', env.WRITE_RATE_LIMIT, 120),

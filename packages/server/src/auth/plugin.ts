@@ -109,7 +109,7 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions) {
     global: false,
     // Rate limits protect; they must not take the site down with them when Redis is away.
     skipOnError: true,
-    ...(redis ? { redis, nameSpace: options.rateLimitNamespace ?? 'mp-rate-limit:' } : {}),
+    ...(redis ? { redis, nameSpace: options.rateLimitNamespace ?? config.redisKeyPrefix } : {}),
   });
 
   const limitWrites = app.createRateLimit({

@@ -137,6 +137,34 @@ describe('with REDIS_URL, several server processes share the limits', () => {
   });
 });
 
+describe('REDIS_KEY_PREFIX', () => {
+  it('keeps the counters of marketplaces sharing one Redis apart', async () => {
+    const prefix = `mp-test-prefix-${randomBytes(6).toString('hex')}:`;
+    const testApp = await buildAuthTestApp({
+      env: { WRITE_RATE_LIMIT: '3', REDIS_URL, REDIS_KEY_PREFIX: prefix },
+      routes: writeRoutes,
+    });
+    const redis = new Redis(REDIS_URL);
+    try {
+      const user = await addUser(testApp, 'prefixed-writer');
+      const authorization = `Bearer ${await accessTokenFor(testApp, user.id)}`;
+      const write = await testApp.app.inject({
+        method: 'POST',
+        url: '/t/write',
+        headers: { authorization },
+        payload: {},
+      });
+      expect(write.statusCode).toBe(200);
+      const keys = await redis.keys(`${prefix}*`);
+      expect(keys.length).toBeGreaterThan(0);
+      await redis.del(...keys);
+    } finally {
+      await redis.quit();
+      await testApp.close();
+    }
+  }, 60_000);
+});
+
 describe('a REDIS_URL that cannot be used', () => {
   it('stops the start with one line naming the setting, not at the first request', async () => {
     const start = buildAuthTestApp({ env: { REDIS_URL: 'redis://127.0.0.1:1' }, routes: writeRoutes });
