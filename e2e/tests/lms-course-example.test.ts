@@ -24,15 +24,7 @@ describe('the LMS course example page', () => {
 
   beforeAll(async () => {
     marketplace = await startMarketplace();
-    examples = await startTestHttpServer({
-      mounts: [
-        {
-          prefix: '/examples/',
-          dir: examplesDir,
-          transformHtml: (html) => html.replaceAll('http://localhost:8080', marketplace.origin),
-        },
-      ],
-    });
+    examples = await startTestHttpServer({ mounts: [{ prefix: '/examples/', dir: examplesDir }] });
     browser = await launchChromium();
     ({ course } = await findDemoItems(marketplace.origin));
     const served = (await (await fetch(`${marketplace.origin}/api/plugins/${course.id}`)).json()) as {
@@ -55,7 +47,11 @@ describe('the LMS course example page', () => {
     ide = undefined;
   });
 
-  const pageUrl = () => `http://${HOST_PAGE_HOST}:${examples.port}/examples/lms-course/?course=${course.id}`;
+  const pageUrl = () =>
+    `http://${HOST_PAGE_HOST}:${examples.port}/examples/lms-course/?${new URLSearchParams({
+      marketplace: marketplace.origin,
+      course: String(course.id),
+    })}`;
 
   it("opens the course in the IDE with the LMS launch's details", async () => {
     ide = await startIdeSimulator({

@@ -28,16 +28,7 @@ describe('the script-tag example page', () => {
 
   beforeAll(async () => {
     marketplace = await startMarketplace();
-    examples = await startTestHttpServer({
-      mounts: [
-        {
-          prefix: '/examples/',
-          dir: examplesDir,
-          // The examples name the marketplace of `pnpm start`; here it is the one this test started.
-          transformHtml: (html) => html.replaceAll('http://localhost:8080', marketplace.origin),
-        },
-      ],
-    });
+    examples = await startTestHttpServer({ mounts: [{ prefix: '/examples/', dir: examplesDir }] });
     browser = await launchChromium();
     items = await findDemoItems(marketplace.origin);
   });
@@ -54,7 +45,12 @@ describe('the script-tag example page', () => {
   });
 
   function exampleUrl(): string {
-    const query = new URLSearchParams({ plugin: String(items.plugin.id), ai: String(items.ai.id) });
+    // The page names the marketplace this test started, as a visitor names theirs (the default is `pnpm start`'s).
+    const query = new URLSearchParams({
+      marketplace: marketplace.origin,
+      plugin: String(items.plugin.id),
+      ai: String(items.ai.id),
+    });
     return `http://${HOST_PAGE_HOST}:${examples.port}/examples/script-tag/?${query}`;
   }
 
@@ -100,6 +96,12 @@ describe('the script-tag example page', () => {
     const vendorCardName = page.locator('#vendor-card mp-plugin-card .mp-card__name');
     await vendorCardName.waitFor();
     expect(await vendorCardName.textContent()).toBe(served.info.name);
+    // The SDK came from the marketplace named in the page's address.
+    expect(
+      await page.evaluate(() =>
+        [...document.scripts].map((script) => script.src).filter((src) => src.includes('/sdk/')),
+      ),
+    ).toEqual([`${marketplace.origin}/sdk/mp-widget.js`]);
     expect(errors).toEqual([]);
     await page.context().close();
   });

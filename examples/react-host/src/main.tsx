@@ -2,9 +2,24 @@ import { defineMarketplaceElements } from '@marketplace/elements/react';
 import { StrictMode, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 
-/** Where the marketplace runs; `pnpm start` serves it here. */
-const MARKETPLACE = import.meta.env.VITE_MARKETPLACE_URL ?? 'http://localhost:8080';
 const params = new URLSearchParams(location.search);
+
+/**
+ * Where the marketplace runs: `?marketplace=` in the page's address, else VITE_MARKETPLACE_URL at build
+ * time, else `pnpm start`'s address.
+ */
+function marketplaceOrigin(): string {
+  const given = params.get('marketplace') ?? import.meta.env.VITE_MARKETPLACE_URL;
+  try {
+    const url = new URL(given ?? '');
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.origin;
+  } catch {
+    // not given, or not an address: the default below
+  }
+  return 'http://localhost:8080';
+}
+
+const MARKETPLACE = marketplaceOrigin();
 const pluginId = params.get('plugin') ?? '21';
 
 // The elements render with this app's React (the SDK's React build has React as a peer dependency).
