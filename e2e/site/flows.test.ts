@@ -276,6 +276,105 @@ describe('the marketplace site in Chromium', () => {
     }
   });
 
+  it('fills every row of the home page sections, at every width', async () => {
+    const { context, page, errors } = await openPage(browser);
+    try {
+      for (const width of [1280, 1000, 700, 390]) {
+        await page.setViewportSize({ width, height: 844 });
+        await page.goto(`${server.origin}/`);
+        for (const label of ['Most downloaded', 'Recently updated', 'Top rated']) {
+          const list = page.getByRole('list', { name: label, exact: true });
+          await list.locator('.mp-card').first().waitFor(POLL);
+          // The cards of a row share their top; each row holds as many cards as the first.
+          const rows = await list.evaluate((element) => {
+            const perRow = new Map<number, number>();
+            for (const item of element.querySelectorAll(':scope > li')) {
+              const top = Math.round(item.getBoundingClientRect().top);
+              perRow.set(top, (perRow.get(top) ?? 0) + 1);
+            }
+            return [...perRow.values()];
+          });
+          expect(
+            rows.reduce((sum, count) => sum + count, 0),
+            `${label} at ${width}px`,
+          ).toBe(6);
+          expect(new Set(rows).size, `${label} at ${width}px: ${rows.join(', ')} a row`).toBe(1);
+        }
+      }
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the first search result on a phone, the filters behind a button that counts them', async () => {
+    const { context, page, errors } = await openPage(browser);
+    try {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${server.origin}/search?payment=free`);
+      const firstCard = page.locator('.site-grid[aria-busy="false"] .mp-card').first();
+      await firstCard.waitFor(POLL);
+      // A first visit: the consent banner is shown too, and the first result is still in the first screen.
+      await page.getByRole('heading', { name: 'Cookies and statistics' }).waitFor(POLL);
+      const top = await firstCard.evaluate((card) => card.getBoundingClientRect().top);
+      expect(top).toBeGreaterThan(0);
+      expect(top).toBeLessThan(844 - 100);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+
+      const toggle = page.getByRole('button', { name: 'Filters, 1 active' });
+      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+      const filters = page.getByRole('complementary', { name: 'Filters' });
+      expect(await filters.isVisible()).toBe(false);
+      await toggle.click();
+      await filters.waitFor({ state: 'visible' });
+      expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+      await page.getByRole('radio', { name: 'All' }).check();
+      await page.waitForURL((url) => !url.searchParams.has('payment'));
+      await page.getByRole('button', { name: 'Filters', exact: true }).waitFor(POLL);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("shows the author's item that awaits approval with its letter, not a broken image", async () => {
+    const { context, page, errors } = await openPage(browser);
+    try {
+      // The items the developer sees on their page and a visitor does not: those awaiting approval.
+      const developerToken = server.createToken('developer', 'manage');
+      type Items = { id: number; name: string; icon: string }[];
+      const own = await getJson<Items>(server.origin, '/api/users/2/plugins', developerToken);
+      const listed = await getJson<Items>(server.origin, '/api/users/2/plugins');
+      const pending = own.filter((item) => !listed.some((other) => other.id === item.id));
+      expect(pending.length).toBeGreaterThan(0);
+      expect(pending[0]!.icon).not.toBe('');
+
+      await page.goto(`${server.origin}/author/2`);
+      await signIn(page, 'developer', server.passwords.developer);
+      const list = page.getByRole('list', { name: 'Plugins', exact: true });
+      const card = list.getByRole('article', { name: pending[0]!.name, exact: true });
+      await card.scrollIntoViewIfNeeded();
+      await card.locator('.mp-card__icon--letter').waitFor(POLL);
+      expect(await card.locator('img').count()).toBe(0);
+      // Every other card's icon is a loaded image or a letter: no broken image anywhere.
+      await expect
+        .poll(
+          () =>
+            list.locator('img.mp-card__icon').evaluateAll((images) =>
+              images.every((image) => {
+                image.scrollIntoView();
+                return (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth > 0;
+              }),
+            ),
+          POLL,
+        )
+        .toBe(true);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('lets a visitor write and edit a review, and the rating changes', async () => {
     const { context, page, errors } = await openPage(browser);
     try {

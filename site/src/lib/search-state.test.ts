@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  activeFilterCount,
   hasFilters,
   readBrowseState,
   searchQueryOf,
@@ -64,5 +65,22 @@ describe('hasFilters', () => {
     expect(hasFilters(readBrowseState(new URLSearchParams('search=git&tags=Theme')))).toBe(true);
     expect(hasFilters({ ...plain, payment: 'free' })).toBe(true);
     expect(hasFilters({ ...plain, family: 'intellij' })).toBe(true);
+  });
+});
+
+describe('activeFilterCount', () => {
+  it('counts the family, the pricing and each tag, IDE and program, not the words or the order', () => {
+    expect(activeFilterCount(readBrowseState(new URLSearchParams('search=git&orderBy=rating&page=2')))).toBe(
+      0,
+    );
+    expect(
+      activeFilterCount(
+        readBrowseState(
+          new URLSearchParams(
+            'family=intellij&payment=paid&tags=Theme&tags=Git&products=IDEA&products=PYCHARM&communityPrograms=STUDENTS',
+          ),
+        ),
+      ),
+    ).toBe(7);
   });
 });

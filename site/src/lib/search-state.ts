@@ -97,13 +97,18 @@ export const SORT_ORDER_LABELS: Readonly<Record<SortOrder, string>> = {
   rating_asc: 'Lowest rated',
 };
 
+/** How many filters narrow the list: the family, the pricing, and each tag, IDE and program chosen. */
+export function activeFilterCount(state: BrowseState): number {
+  return (
+    (state.family === undefined ? 0 : 1) +
+    (state.payment === 'all' ? 0 : 1) +
+    state.tags.length +
+    state.products.length +
+    state.communityPrograms.length
+  );
+}
+
 /** Whether anything narrows the list beyond the words searched for (what "Clear all filters" would undo). */
 export function hasFilters(state: BrowseState): boolean {
-  return (
-    state.payment !== 'all' ||
-    state.tags.length > 0 ||
-    state.products.length > 0 ||
-    state.communityPrograms.length > 0 ||
-    state.family !== undefined
-  );
+  return activeFilterCount(state) > 0;
 }

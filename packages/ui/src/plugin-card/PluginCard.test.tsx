@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { formatDisplayDate, type Plugin } from '@marketplace/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ThemeCard, ThemeCardSkeleton } from '../theme-card/ThemeCard';
@@ -94,6 +94,20 @@ describe('card images', () => {
     expect(icon()).toBe(item.icon);
     rerender(<PluginCard item={{ ...item, icon: '/files/icon.svg' }} now={now} />);
     expect(icon()).toBe('/files/icon.svg');
+  });
+
+  it('show the first letter, not a broken image, when the icon does not load', () => {
+    // An item waiting for approval: its icon answers 404 to the image request, which carries no token.
+    const pending = { ...item, icon: '/api/plugins/42/icon?v=abc' };
+    const { container, rerender } = render(<PluginCard item={pending} now={now} />);
+    fireEvent.error(container.querySelector('img.mp-card__icon') as HTMLImageElement);
+    expect(container.querySelector('img.mp-card__icon')).toBeNull();
+    expect(container.querySelector('.mp-card__icon--letter')?.textContent).toBe('R');
+    // Another address is tried again.
+    rerender(<PluginCard item={{ ...pending, icon: '/api/plugins/42/icon?v=def' }} now={now} />);
+    expect(container.querySelector('img.mp-card__icon')?.getAttribute('src')).toBe(
+      '/api/plugins/42/icon?v=def',
+    );
   });
 });
 

@@ -6,7 +6,7 @@ import {
   shouldShowDownloads,
   shouldShowUpdateDate,
 } from '@marketplace/core';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { DownloadsChart } from '../downloads-chart/DownloadsChart';
 import { LoadingPlaceholder } from '../loading-placeholder/LoadingPlaceholder';
 import { StarRating } from '../star-rating/StarRating';
@@ -46,16 +46,23 @@ export function assetUrl(address: string, assetBase: string | undefined): string
   }
 }
 
+/**
+ * The item's icon, or its first letter when it has none or the image does not load (an item waiting for
+ * approval serves its icon only to a signed-in request, which an `<img>` is not): never a broken image.
+ */
 export function CardIcon({ icon, name, assetBase }: { icon: string; name: string; assetBase?: string }) {
-  if (icon)
+  const src = assetUrl(icon, assetBase);
+  const [failed, setFailed] = useState<string>();
+  if (src && failed !== src)
     return (
       <img
         className="mp-card__icon"
-        src={assetUrl(icon, assetBase)}
+        src={src}
         alt=""
         width={48}
         height={48}
         loading="lazy"
+        onError={() => setFailed(src)}
       />
     );
   return (

@@ -34,6 +34,7 @@ function Section({ title, orderBy }: { title: string; orderBy: SortOrder }) {
           label={title}
           items={result.status === 'resolved' ? result.data.data.plugins : undefined}
           skeletons={ANY_SEARCH_PAGE_SIZE}
+          className="site-grid--six"
         />
       )}
     </section>

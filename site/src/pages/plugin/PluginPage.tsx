@@ -7,7 +7,7 @@ import {
   downloadWording,
 } from '@marketplace/core';
 import { InstallButton, StarRating } from '@marketplace/ui';
-import { lazy, Suspense, useRef } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { NavLink, useParams } from 'react-router';
 import { PageLoading } from '../../components/PageLoading';
 import { RequireSignIn } from '../../components/RequireSignIn';
@@ -64,6 +64,30 @@ function tabsOf(plugin: Plugin, manages: boolean, hasPages = false): { key: TabK
   ];
 }
 
+/**
+ * The item's icon, or its first letter when it has none or the image does not load (the icon of an item
+ * waiting for approval answers only signed-in requests, and an `<img>` sends no token).
+ */
+function ItemIcon({ icon, name }: { icon: string; name: string }) {
+  const [failed, setFailed] = useState<string>();
+  if (icon && failed !== icon)
+    return (
+      <img
+        className="site-item__icon"
+        src={icon}
+        alt=""
+        width={80}
+        height={80}
+        onError={() => setFailed(icon)}
+      />
+    );
+  return (
+    <span className="site-item__icon site-item__icon--letter" aria-hidden="true">
+      {name.charAt(0).toUpperCase()}
+    </span>
+  );
+}
+
 export default function PluginPage() {
   const { item = '', page, tab = page === undefined ? '' : 'custom-pages' } = useParams();
   const pluginId = parseProductPageId(item);
@@ -109,13 +133,7 @@ export default function PluginPage() {
   return (
     <div className="site-page site-item">
       <header className="site-item__head">
-        {data.info.icon ? (
-          <img className="site-item__icon" src={data.info.icon} alt="" width={80} height={80} />
-        ) : (
-          <span className="site-item__icon site-item__icon--letter" aria-hidden="true">
-            {data.info.name.charAt(0).toUpperCase()}
-          </span>
-        )}
+        <ItemIcon icon={data.info.icon} name={data.info.name} />
         <div className="site-item__title">
           <h1>{data.info.name}</h1>
           <p className="site-item__meta">

@@ -20,6 +20,7 @@ import { api } from '../../lib/api';
 import { errorText } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import {
+  activeFilterCount,
   hasFilters,
   readBrowseState,
   searchQueryOf,
@@ -59,6 +60,9 @@ export default function SearchPage() {
     [filtersKey],
   );
   const [tagText, setTagText] = useState('');
+  // On a narrow screen the filters wait behind a button, so the results come first.
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const filterCount = activeFilterCount(state);
 
   /** Changes the state in the address bar: a new entry, so Back returns to the previous results. */
   function update(change: Partial<BrowseState>) {
@@ -82,7 +86,22 @@ export default function SearchPage() {
 
   return (
     <div className="site-page site-browse">
-      <aside className="site-filters" aria-label="Filters">
+      <button
+        type="button"
+        className="site-button-secondary site-filters-toggle"
+        aria-expanded={filtersOpen}
+        aria-controls="search-filters"
+        aria-label={filterCount > 0 ? `Filters, ${filterCount} active` : undefined}
+        onClick={() => setFiltersOpen((open) => !open)}
+      >
+        Filters
+        {filterCount > 0 ? <span className="site-filters-toggle__count">{filterCount}</span> : null}
+      </button>
+      <aside
+        id="search-filters"
+        className={`site-filters${filtersOpen ? ' is-open' : ''}`}
+        aria-label="Filters"
+      >
         <div className="site-filter">
           <label htmlFor="filter-family">Family</label>
           <select
