@@ -13,7 +13,13 @@ export const DEMO_ACCOUNT_LOGINS = ['admin', 'developer', 'visitor'] as const;
 export interface DemoAccount {
   login: string;
   password: string;
-  role: 'administrator' | 'developer';
+  role: 'administrator' | 'developer' | 'visitor';
+}
+
+/** What each demo account is for: `developer` owns the demo's first items, `visitor` owns none and buys. */
+function demoRole(login: string, isAdmin: boolean): DemoAccount['role'] {
+  if (isAdmin) return 'administrator';
+  return login === 'developer' ? 'developer' : 'visitor';
 }
 
 /** Letters and digits that cannot be mistaken for one another when read off a terminal. */
@@ -48,7 +54,7 @@ export async function setDemoPasswords(
       .update(users)
       .set({ passwordHash: await hashPassword(password) })
       .where(inArray(users.id, [row.id]));
-    accounts.push({ login, password, role: row.isAdmin ? 'administrator' : 'developer' });
+    accounts.push({ login, password, role: demoRole(login, row.isAdmin) });
   }
   return accounts;
 }

@@ -23,27 +23,35 @@ import {
   BRANCHES,
   CHANGE_NOTES,
   CODE_TOOL_NOUNS,
+  CODE_TOOL_TAGS,
   COURSE_TOPICS,
   DAYS_BETWEEN_BRANCHES,
   DEMO_TAGS,
   FAMILY_WEIGHTS,
   FIRST_NAMES,
+  HUB_WIDGET_TAGS,
   HUB_WIDGETS,
+  LANGUAGE_TAGS,
   LANGUAGES_BY_ECOSYSTEM,
   LAST_NAMES,
   NEWEST_BRANCH_AGE_DAYS,
   REPLY_TEXTS,
   REVIEW_TEXTS,
+  SPACE_APP_TAGS,
   SPACE_APPS,
   TEAMCITY_SERVICES,
   THEME_COLOURS,
+  TOOL_TAGS,
+  TOOLBOX_APP_TAGS,
   TOOLBOX_APPS,
   TOOLS,
   VENDOR_FIRST,
   VENDOR_SECOND,
   VENDOR_SUFFIX,
+  YOUTRACK_APP_TAGS,
   YOUTRACK_APPS,
   type DemoTag,
+  type DemoTagName,
 } from './vocabulary';
 
 export const DEFAULT_DEMO_PLUGIN_COUNT = 300;
@@ -381,7 +389,7 @@ export function generateDemoCatalogue(options: DemoCatalogueOptions = {}): DemoC
       nextReviewId += reviews.length;
 
       const lastVisible = versions.filter((version) => !version.hidden).at(-1);
-      const tagIds = tagsFor(random, family, isTheme);
+      const tagIds = tagsFor(random, family, isTheme, identity.tags);
       const themes = isTheme ? themesFor(random, identity.name) : [];
       const plugin: DemoPlugin = {
         id,
@@ -536,6 +544,8 @@ interface Identity {
   ecosystem?: string;
   dependency?: string;
   courseLanguage: ProgrammingLanguage | null;
+  /** The tags that describe the item, the one that says most first (themes get the theme tag instead). */
+  tags: readonly DemoTagName[];
 }
 
 function describe(preview: string, features: string[], closing?: string): string {
@@ -563,6 +573,7 @@ function nameFor(
         'Shared settings',
       ]),
       courseLanguage: null,
+      tags: ['Productivity', 'Code tools'],
     };
   }
   if (isTheme) {
@@ -579,12 +590,14 @@ function nameFor(
         'Accessible contrast',
       ]),
       courseLanguage: null,
+      tags: ['Theme'],
     };
   }
   switch (family) {
     case 'edu': {
       const language = random.pick(PROGRAMMING_LANGUAGES);
-      const name = random.pick(COURSE_TOPICS[language]);
+      const course = random.pick(COURSE_TOPICS[language]);
+      const name = course.name;
       const preview = `An interactive course: learn by solving tasks right in the IDE, with checks and hints.`;
       return {
         name,
@@ -595,22 +608,31 @@ function nameFor(
           'Progress saved in the IDE',
         ]),
         courseLanguage: language,
+        tags: course.tags,
       };
     }
     case 'teamcity': {
       const service = random.pick(TEAMCITY_SERVICES);
-      const name = `${service} ${random.pick(['Notifier', 'Build Reporter', 'Integration'])}`;
+      const kind = random.pick(['Notifier', 'Build Reporter', 'Integration'] as const);
+      const name = `${service} ${kind}`;
       const preview = `Sends TeamCity build results to ${service}.`;
       return {
         name,
         preview,
         description: describe(preview, ['Per-project rules', 'Failed-build mentions', 'Message templates']),
         courseLanguage: null,
+        tags:
+          kind === 'Build Reporter'
+            ? ['Reports', 'Notifications']
+            : kind === 'Integration'
+              ? ['Tools integration', 'Notifications']
+              : ['Notifications', 'Tools integration'],
       };
     }
     case 'teamcity_recipes': {
       const tool = random.pick(TOOLS);
-      const name = `${random.pick(['Publish to', 'Deploy with', 'Run', 'Cache'])} ${tool}`;
+      const step = random.pick(['Publish to', 'Deploy with', 'Run', 'Cache'] as const);
+      const name = `${step} ${tool}`;
       const preview = `A build step recipe: ${name.toLowerCase()} in one step.`;
       return {
         name,
@@ -621,6 +643,7 @@ function nameFor(
           'Readable logs',
         ]),
         courseLanguage: null,
+        tags: uniqueTags([RECIPE_STEP_TAGS[step], TOOL_TAGS[tool]]),
       };
     }
     case 'hub': {
@@ -632,6 +655,7 @@ function nameFor(
         preview,
         description: describe(preview, ['Auto-refresh', 'Filters by project', 'Compact and full sizes']),
         courseLanguage: null,
+        tags: HUB_WIDGET_TAGS[widget],
       };
     }
     case 'youtrack': {
@@ -643,6 +667,7 @@ function nameFor(
         preview,
         description: describe(preview, ['Configurable per project', 'Works with workflows', 'Export to CSV']),
         courseLanguage: null,
+        tags: YOUTRACK_APP_TAGS[app],
       };
     }
     case 'space': {
@@ -653,6 +678,7 @@ function nameFor(
         preview,
         description: describe(preview, ['Slash commands', 'Scheduled messages', 'Per-channel settings']),
         courseLanguage: null,
+        tags: SPACE_APP_TAGS[app],
       };
     }
     case 'toolbox': {
@@ -663,6 +689,7 @@ function nameFor(
         preview,
         description: describe(preview, ['One-click setup', 'Works offline', 'Keeps IDEs in sync']),
         courseLanguage: null,
+        tags: TOOLBOX_APP_TAGS[app],
       };
     }
     case 'fleet': {
@@ -675,11 +702,13 @@ function nameFor(
         ecosystem: language,
         description: describe(preview, ['Syntax highlighting', 'Smart completion', 'Go to definition']),
         courseLanguage: null,
+        tags: uniqueTags([['Languages'], LANGUAGE_TAGS[language] ?? [], ['Editor', 'Navigation']]),
       };
     }
     case 'dotnet': {
       const tool = random.pick(TOOLS);
-      const name = `${tool} ${random.pick(['Support', 'Runner', 'Navigator', 'Inspections'])} for ReSharper`;
+      const kind = random.pick(['Support', 'Runner', 'Navigator', 'Inspections'] as const);
+      const name = `${tool} ${kind} for ReSharper`;
       const preview = `${tool} in ReSharper and Rider.`;
       return {
         name,
@@ -691,6 +720,7 @@ function nameFor(
           'Unit test runner integration',
         ]),
         courseLanguage: null,
+        tags: uniqueTags([TOOL_TAGS[tool], RESHARPER_KIND_TAGS[kind]]),
       };
     }
     default: {
@@ -701,7 +731,8 @@ function nameFor(
       ] as const);
       if (kind === 'language') {
         const language = random.pick(LANGUAGES_BY_ECOSYSTEM);
-        const name = `${language} ${random.pick(['Support', 'Language', 'Toolkit', 'Tools', 'Inspections'])}`;
+        const kind = random.pick(['Support', 'Language', 'Toolkit', 'Tools', 'Inspections'] as const);
+        const name = `${language} ${kind}`;
         const preview = `${language} support: highlighting, completion, inspections and refactorings.`;
         return {
           name,
@@ -714,11 +745,17 @@ function nameFor(
             'Contributions are welcome.',
           ),
           courseLanguage: null,
+          tags: uniqueTags([
+            ['Languages'],
+            LANGUAGE_TAGS[language] ?? [],
+            kind === 'Inspections' ? ['Code Style'] : ['Refactoring', 'Navigation'],
+          ]),
         };
       }
       if (kind === 'tool') {
         const tool = random.pick(TOOLS);
-        const name = `${tool} ${random.pick(['Integration', 'Support', 'Assistant', 'Runner', 'Explorer'])}`;
+        const kind = random.pick(['Integration', 'Support', 'Assistant', 'Runner', 'Explorer'] as const);
+        const name = `${tool} ${kind}`;
         const preview = `Work with ${tool} without leaving the IDE.`;
         return {
           name,
@@ -730,6 +767,12 @@ function nameFor(
             'Quick documentation',
           ]),
           courseLanguage: null,
+          // An assistant is the AI-powered kind.
+          tags: uniqueTags([
+            kind === 'Assistant' ? ['AI-Powered'] : [],
+            TOOL_TAGS[tool],
+            ['Tools integration'],
+          ]),
         };
       }
       const name = random.pick(CODE_TOOL_NOUNS);
@@ -743,6 +786,7 @@ function nameFor(
           'Lightweight and fast',
         ]),
         courseLanguage: null,
+        tags: CODE_TOOL_TAGS[name],
       };
     }
   }
@@ -769,14 +813,49 @@ function lifecycleFor(random: DemoRandom, index: number) {
   ]);
 }
 
-function tagsFor(random: DemoRandom, family: ProductFamily, isTheme: boolean): number[] {
+/** What a build-step recipe is tagged with first, by what the step does. */
+const RECIPE_STEP_TAGS = {
+  'Publish to': ['Publishing'],
+  'Deploy with': ['Deployment'],
+  Run: ['Build'],
+  Cache: ['Build'],
+} as const satisfies Record<string, readonly DemoTagName[]>;
+
+/** What a ReSharper extension adds to its tool's tags, by what it does. */
+const RESHARPER_KIND_TAGS = {
+  Support: ['Framework integration'],
+  Runner: ['Unit testing'],
+  Navigator: ['Navigation'],
+  Inspections: ['Code Style'],
+} as const satisfies Record<string, readonly DemoTagName[]>;
+
+function uniqueTags(groups: ReadonlyArray<readonly DemoTagName[]>): DemoTagName[] {
+  return [...new Set(groups.flat())];
+}
+
+const TAG_IDS: ReadonlyMap<string, number> = new Map(DEMO_TAGS.map((tag) => [tag.name, tag.id]));
+
+/**
+ * One to three of the tags that describe the item, the first always; now and then an editor's pick. It draws
+ * as many numbers as ever (one per tag), so every other value of an item stays the same for a seed.
+ */
+function tagsFor(
+  random: DemoRandom,
+  family: ProductFamily,
+  isTheme: boolean,
+  fitting: readonly DemoTagName[],
+): number[] {
   if (isTheme) return [THEME_TAG_ID];
-  const candidates = DEMO_TAGS.filter(
-    (tag) => tag.families.includes(family) && tag.id !== THEME_TAG_ID && !tag.privileged,
-  );
-  const tags = random.sample(candidates, random.int(1, 3)).map((tag) => tag.id);
-  if (family !== 'intellij' || !random.chance(0.03)) return tags.sort((a, b) => a - b);
-  return [...tags, 38].sort((a, b) => a - b);
+  const draws = Array.from({ length: random.int(1, 3) }, () => random.next());
+  const [first, ...others] = fitting;
+  const names: string[] = first === undefined ? [] : [first];
+  for (const draw of draws.slice(1)) {
+    const [picked] = others.splice(Math.floor(draw * others.length), 1);
+    if (picked !== undefined) names.push(picked);
+  }
+  const tags = names.map((name) => TAG_IDS.get(name) as number);
+  if (family === 'intellij' && random.chance(0.03)) tags.push(TAG_IDS.get('Staff Picks') as number);
+  return tags.sort((a, b) => a - b);
 }
 
 function themesFor(random: DemoRandom, name: string): Array<{ name: string; dark: boolean }> {

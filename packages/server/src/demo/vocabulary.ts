@@ -8,59 +8,59 @@ export interface DemoTag {
   name: string;
   privileged: boolean;
   searchable: boolean;
-  families: ProductFamily[];
 }
 
-const tag = (id: number, name: string, families: ProductFamily[], privileged = false, searchable = true) => ({
+const tag = <Name extends string>(id: number, name: Name, privileged = false, searchable = true) => ({
   id,
   name,
   privileged,
   searchable,
-  families,
 });
 
-export const DEMO_TAGS: readonly DemoTag[] = [
-  tag(1, 'Code tools', ['intellij', 'fleet', 'dotnet']),
-  tag(2, 'Editor', ['intellij', 'fleet']),
-  tag(3, 'Languages', ['intellij', 'fleet', 'dotnet']),
-  tag(4, 'Framework integration', ['intellij', 'dotnet']),
-  tag(5, 'Tools integration', ['intellij', 'fleet', 'teamcity', 'youtrack', 'space']),
-  tag(6, 'Version Controls', ['intellij', 'fleet', 'teamcity']),
-  tag(7, 'Database', ['intellij']),
-  tag(8, 'Testing', ['intellij', 'dotnet', 'teamcity']),
-  tag(9, 'Build', ['intellij', 'teamcity', 'teamcity_recipes']),
-  tag(10, 'Navigation', ['intellij', 'dotnet']),
-  tag(11, 'Deployment', ['intellij', 'teamcity', 'teamcity_recipes']),
-  tag(12, 'Cloud', ['intellij', 'teamcity', 'teamcity_recipes', 'toolbox']),
-  tag(13, 'AI-Powered', ['intellij', 'fleet', 'dotnet', 'youtrack']),
-  tag(14, 'Productivity', ['intellij', 'fleet', 'dotnet', 'toolbox', 'youtrack', 'hub']),
-  tag(15, 'Code Style', ['intellij', 'dotnet']),
-  tag(16, 'Security', ['intellij', 'teamcity']),
-  tag(17, 'Debugging', ['intellij', 'dotnet']),
-  tag(18, 'Documentation', ['intellij']),
-  tag(19, 'Miscellaneous', ['intellij', 'fleet', 'toolbox']),
-  tag(20, 'Notifications', ['teamcity', 'youtrack', 'space']),
-  tag(21, 'Build agents', ['teamcity']),
-  tag(22, 'Reports', ['teamcity', 'hub', 'youtrack']),
-  tag(23, 'Dashboards', ['hub', 'youtrack']),
-  tag(24, 'Workflow', ['youtrack']),
-  tag(25, 'Time tracking', ['youtrack', 'hub']),
-  tag(26, 'Chat bots', ['space']),
-  tag(27, 'Refactoring', ['dotnet', 'intellij']),
-  tag(28, 'Unit testing', ['dotnet']),
-  tag(29, 'Beginner', ['edu']),
-  tag(30, 'Intermediate', ['edu']),
-  tag(31, 'Advanced', ['edu']),
-  tag(32, 'Algorithms', ['edu']),
-  tag(33, 'Web development', ['edu', 'intellij']),
-  tag(34, 'Data science', ['edu', 'intellij']),
-  tag(35, 'Publishing', ['teamcity_recipes']),
-  tag(36, 'Containers', ['teamcity_recipes', 'intellij']),
-  tag(37, 'Remote development', ['toolbox', 'intellij']),
-  tag(38, 'Staff Picks', ['intellij', 'fleet', 'dotnet', 'edu'], true),
-  tag(39, 'Obsolete', ['intellij'], true, false),
-  tag(THEME_TAG_ID, 'Theme', ['intellij']),
-];
+export const DEMO_TAGS = [
+  tag(1, 'Code tools'),
+  tag(2, 'Editor'),
+  tag(3, 'Languages'),
+  tag(4, 'Framework integration'),
+  tag(5, 'Tools integration'),
+  tag(6, 'Version Controls'),
+  tag(7, 'Database'),
+  tag(8, 'Testing'),
+  tag(9, 'Build'),
+  tag(10, 'Navigation'),
+  tag(11, 'Deployment'),
+  tag(12, 'Cloud'),
+  tag(13, 'AI-Powered'),
+  tag(14, 'Productivity'),
+  tag(15, 'Code Style'),
+  tag(16, 'Security'),
+  tag(17, 'Debugging'),
+  tag(18, 'Documentation'),
+  tag(19, 'Miscellaneous'),
+  tag(20, 'Notifications'),
+  tag(21, 'Build agents'),
+  tag(22, 'Reports'),
+  tag(23, 'Dashboards'),
+  tag(24, 'Workflow'),
+  tag(25, 'Time tracking'),
+  tag(26, 'Chat bots'),
+  tag(27, 'Refactoring'),
+  tag(28, 'Unit testing'),
+  tag(29, 'Beginner'),
+  tag(30, 'Intermediate'),
+  tag(31, 'Advanced'),
+  tag(32, 'Algorithms'),
+  tag(33, 'Web development'),
+  tag(34, 'Data science'),
+  tag(35, 'Publishing'),
+  tag(36, 'Containers'),
+  tag(37, 'Remote development'),
+  tag(38, 'Staff Picks', true),
+  tag(39, 'Obsolete', true, false),
+  tag(THEME_TAG_ID, 'Theme'),
+] as const satisfies readonly DemoTag[];
+
+export type DemoTagName = (typeof DEMO_TAGS)[number]['name'];
 
 /** IDE branches, oldest first: 223 is 2022.3. The newest is released about four months before the seed date. */
 export const BRANCHES = [223, 231, 232, 233, 241, 242, 243, 251, 252, 253] as const;
@@ -134,6 +134,30 @@ export const LANGUAGES_BY_ECOSYSTEM = [
   'Perl',
 ] as const;
 
+type Language = (typeof LANGUAGES_BY_ECOSYSTEM)[number];
+/** What a language plugin is tagged with besides 'Languages', where its language says more. */
+export const LANGUAGE_TAGS: Readonly<Partial<Record<Language, readonly DemoTagName[]>>> = {
+  Python: ['Data science'],
+  TypeScript: ['Web development'],
+  JavaScript: ['Web development'],
+  PHP: ['Web development'],
+  Ruby: ['Web development'],
+  Elixir: ['Web development'],
+  Dart: ['Web development'],
+  Julia: ['Data science'],
+  R: ['Data science'],
+  Terraform: ['Cloud', 'Deployment'],
+  GraphQL: ['Web development'],
+  Protobuf: ['Framework integration'],
+  YAML: ['Editor'],
+  TOML: ['Editor'],
+  Markdown: ['Documentation'],
+  AsciiDoc: ['Documentation'],
+  SQL: ['Database'],
+  Bash: ['Tools integration'],
+  Nix: ['Build'],
+};
+
 export const TOOLS = [
   'Docker',
   'Kubernetes',
@@ -194,6 +218,67 @@ export const TOOLS = [
   'Flyway',
 ] as const;
 
+/** What an item about a tool is tagged with, most telling first. */
+export const TOOL_TAGS: Readonly<Record<(typeof TOOLS)[number], readonly DemoTagName[]>> = {
+  Docker: ['Containers', 'Deployment'],
+  Kubernetes: ['Containers', 'Cloud', 'Deployment'],
+  Gradle: ['Build'],
+  Maven: ['Build'],
+  Bazel: ['Build'],
+  npm: ['Build', 'Web development'],
+  Vite: ['Build', 'Web development'],
+  Webpack: ['Build', 'Web development'],
+  Jest: ['Testing', 'Web development'],
+  Vitest: ['Testing', 'Web development'],
+  Playwright: ['Testing', 'Web development'],
+  JUnit: ['Testing'],
+  pytest: ['Testing'],
+  Terraform: ['Cloud', 'Deployment'],
+  Ansible: ['Deployment'],
+  Helm: ['Containers', 'Deployment'],
+  Git: ['Version Controls'],
+  Mercurial: ['Version Controls'],
+  GitLab: ['Version Controls'],
+  Bitbucket: ['Version Controls'],
+  Jira: ['Productivity'],
+  Slack: ['Notifications', 'Productivity'],
+  Sentry: ['Debugging'],
+  Grafana: ['Dashboards'],
+  Prometheus: ['Cloud', 'Dashboards'],
+  PostgreSQL: ['Database'],
+  Redis: ['Database'],
+  MongoDB: ['Database'],
+  Kafka: ['Cloud'],
+  RabbitMQ: ['Cloud'],
+  OpenAPI: ['Web development', 'Framework integration'],
+  gRPC: ['Framework integration'],
+  Spring: ['Framework integration'],
+  Quarkus: ['Framework integration'],
+  Django: ['Framework integration', 'Web development'],
+  Flask: ['Framework integration', 'Web development'],
+  Laravel: ['Framework integration', 'Web development'],
+  Symfony: ['Framework integration', 'Web development'],
+  Rails: ['Framework integration', 'Web development'],
+  React: ['Framework integration', 'Web development'],
+  Vue: ['Framework integration', 'Web development'],
+  Svelte: ['Framework integration', 'Web development'],
+  Angular: ['Framework integration', 'Web development'],
+  Tailwind: ['Web development', 'Editor'],
+  Storybook: ['Web development', 'Testing'],
+  Firebase: ['Cloud', 'Database'],
+  'AWS Lambda': ['Cloud', 'Deployment'],
+  'Azure Functions': ['Cloud', 'Deployment'],
+  'Cloud Run': ['Cloud', 'Deployment'],
+  SonarQube: ['Code Style', 'Security'],
+  ESLint: ['Code Style'],
+  Prettier: ['Code Style'],
+  Ktlint: ['Code Style'],
+  Detekt: ['Code Style'],
+  Checkstyle: ['Code Style'],
+  Liquibase: ['Database'],
+  Flyway: ['Database'],
+};
+
 export const CODE_TOOL_NOUNS = [
   'Bracket Colorizer',
   'String Manipulation',
@@ -237,6 +322,49 @@ export const CODE_TOOL_NOUNS = [
   'Spell Checker Pro',
 ] as const;
 
+export const CODE_TOOL_TAGS: Readonly<Record<(typeof CODE_TOOL_NOUNS)[number], readonly DemoTagName[]>> = {
+  'Bracket Colorizer': ['Editor', 'Code tools'],
+  'String Manipulation': ['Editor', 'Code tools'],
+  'Key Promoter': ['Productivity'],
+  'Code Glance': ['Navigation', 'Editor'],
+  'Indent Rainbow': ['Editor'],
+  'Todo Highlighter': ['Editor', 'Productivity'],
+  'Import Cost': ['Web development', 'Code tools'],
+  'Json Helper': ['Code tools', 'Editor'],
+  'Regex Tester': ['Code tools'],
+  'Env File Support': ['Editor', 'Languages'],
+  'Log Viewer': ['Debugging'],
+  'Translation Helper': ['Editor', 'Productivity'],
+  'Commit Message Assistant': ['Version Controls', 'AI-Powered'],
+  'Clipboard History': ['Productivity', 'Editor'],
+  'Focus Mode': ['Editor', 'Productivity'],
+  'Word Counter': ['Editor', 'Documentation'],
+  'File Watchers Plus': ['Build', 'Tools integration'],
+  'Random Data Generator': ['Testing', 'Database'],
+  'Snippet Manager': ['Productivity', 'Editor'],
+  'Test Runner Plus': ['Testing'],
+  'Coverage Gutter': ['Testing', 'Editor'],
+  'Cognitive Complexity': ['Code tools', 'Code Style'],
+  'Dependency Analyzer': ['Build', 'Security'],
+  'Bookmark Navigator': ['Navigation'],
+  'Presentation Assistant': ['Productivity'],
+  'Smart Search': ['Navigation', 'Productivity'],
+  'Quick Notes': ['Productivity'],
+  'Code Review Companion': ['Version Controls', 'Productivity'],
+  'Tab Manager': ['Navigation', 'Productivity'],
+  'Power Mode': ['Editor', 'Miscellaneous'],
+  'Scratch Pad': ['Editor', 'Productivity'],
+  'License Header': ['Code Style', 'Documentation'],
+  'Secret Scanner': ['Security'],
+  'Heap Inspector': ['Debugging'],
+  'Thread Dump Analyzer': ['Debugging'],
+  'HTTP Client Tools': ['Web development', 'Testing'],
+  'CSV Editor': ['Editor', 'Database'],
+  'Diagram Generator': ['Documentation'],
+  'Mermaid Preview': ['Documentation', 'Editor'],
+  'Spell Checker Pro': ['Editor', 'Documentation'],
+};
+
 export const THEME_COLOURS = [
   'Ocean',
   'Forest',
@@ -265,16 +393,59 @@ export const THEME_COLOURS = [
   'Rosé',
 ] as const;
 
-export const COURSE_TOPICS: Readonly<Record<ProgrammingLanguage, readonly string[]>> = {
-  Python: ['Python Basics', 'Data Analysis with Pandas', 'Machine Learning Foundations', 'Web Scraping'],
-  Rust: ['Learn Rust by Example', 'Ownership and Borrowing', 'Async Rust', 'Rustlings Exercises'],
-  go: ['Go Fundamentals', 'Concurrency in Go', 'Building CLIs in Go'],
-  ObjectiveC: ['Objective-C Essentials', 'Memory Management in Objective-C'],
-  JavaScript: ['JavaScript Core', 'DOM and Events', 'Node.js Basics', 'Testing JavaScript'],
-  kotlin: ['Kotlin Koans', 'Kotlin Coroutines', 'Atomic Kotlin', 'Functional Kotlin'],
-  Scala: ['Scala Tutorial', 'Functional Programming in Scala', 'Akka Streams'],
-  JAVA: ['Java Basics', 'Java Streams', 'Design Patterns in Java', 'Algorithms in Java'],
-  PHP: ['PHP Fundamentals', 'Modern PHP', 'Laravel Essentials'],
+/** Courses per language, each with its level and, when it has one, its field. */
+export const COURSE_TOPICS: Readonly<
+  Record<ProgrammingLanguage, ReadonlyArray<{ name: string; tags: readonly DemoTagName[] }>>
+> = {
+  Python: [
+    { name: 'Python Basics', tags: ['Beginner'] },
+    { name: 'Data Analysis with Pandas', tags: ['Intermediate', 'Data science'] },
+    { name: 'Machine Learning Foundations', tags: ['Intermediate', 'Data science'] },
+    { name: 'Web Scraping', tags: ['Intermediate', 'Web development'] },
+  ],
+  Rust: [
+    { name: 'Learn Rust by Example', tags: ['Beginner'] },
+    { name: 'Ownership and Borrowing', tags: ['Intermediate'] },
+    { name: 'Async Rust', tags: ['Advanced'] },
+    { name: 'Rustlings Exercises', tags: ['Beginner'] },
+  ],
+  go: [
+    { name: 'Go Fundamentals', tags: ['Beginner'] },
+    { name: 'Concurrency in Go', tags: ['Advanced'] },
+    { name: 'Building CLIs in Go', tags: ['Intermediate'] },
+  ],
+  ObjectiveC: [
+    { name: 'Objective-C Essentials', tags: ['Beginner'] },
+    { name: 'Memory Management in Objective-C', tags: ['Advanced'] },
+  ],
+  JavaScript: [
+    { name: 'JavaScript Core', tags: ['Beginner', 'Web development'] },
+    { name: 'DOM and Events', tags: ['Beginner', 'Web development'] },
+    { name: 'Node.js Basics', tags: ['Beginner', 'Web development'] },
+    { name: 'Testing JavaScript', tags: ['Intermediate', 'Web development'] },
+  ],
+  kotlin: [
+    { name: 'Kotlin Koans', tags: ['Beginner'] },
+    { name: 'Kotlin Coroutines', tags: ['Advanced'] },
+    { name: 'Atomic Kotlin', tags: ['Beginner'] },
+    { name: 'Functional Kotlin', tags: ['Intermediate'] },
+  ],
+  Scala: [
+    { name: 'Scala Tutorial', tags: ['Beginner'] },
+    { name: 'Functional Programming in Scala', tags: ['Intermediate'] },
+    { name: 'Akka Streams', tags: ['Advanced'] },
+  ],
+  JAVA: [
+    { name: 'Java Basics', tags: ['Beginner'] },
+    { name: 'Java Streams', tags: ['Intermediate'] },
+    { name: 'Design Patterns in Java', tags: ['Intermediate'] },
+    { name: 'Algorithms in Java', tags: ['Intermediate', 'Algorithms'] },
+  ],
+  PHP: [
+    { name: 'PHP Fundamentals', tags: ['Beginner', 'Web development'] },
+    { name: 'Modern PHP', tags: ['Intermediate', 'Web development'] },
+    { name: 'Laravel Essentials', tags: ['Intermediate', 'Web development'] },
+  ],
 };
 
 export const TEAMCITY_SERVICES = [
@@ -293,16 +464,55 @@ export const HUB_WIDGETS = [
   'Team Velocity',
   'Issue Activity',
   'On Call',
-];
+] as const;
+export const HUB_WIDGET_TAGS: Readonly<Record<(typeof HUB_WIDGETS)[number], readonly DemoTagName[]>> = {
+  'Build Status': ['Dashboards', 'Build'],
+  Burndown: ['Dashboards', 'Reports'],
+  'Due Dates': ['Dashboards', 'Time tracking'],
+  'Team Velocity': ['Dashboards', 'Reports'],
+  'Issue Activity': ['Dashboards', 'Reports'],
+  'On Call': ['Dashboards', 'Notifications'],
+};
 export const YOUTRACK_APPS = [
   'Time Reports',
   'Approval Workflow',
   'Release Notes',
   'Customer Portal',
   'SLA Tracker',
-];
-export const SPACE_APPS = ['Standup Bot', 'Deploy Bot', 'Poll Bot', 'Holiday Calendar', 'Review Reminder'];
-export const TOOLBOX_APPS = ['Remote Dev Launcher', 'Project Sync', 'Settings Backup', 'SSH Connections'];
+] as const;
+export const YOUTRACK_APP_TAGS: Readonly<Record<(typeof YOUTRACK_APPS)[number], readonly DemoTagName[]>> = {
+  'Time Reports': ['Time tracking', 'Reports'],
+  'Approval Workflow': ['Workflow'],
+  'Release Notes': ['Reports', 'Documentation'],
+  'Customer Portal': ['Tools integration', 'Workflow'],
+  'SLA Tracker': ['Workflow', 'Time tracking', 'Reports'],
+};
+export const SPACE_APPS = [
+  'Standup Bot',
+  'Deploy Bot',
+  'Poll Bot',
+  'Holiday Calendar',
+  'Review Reminder',
+] as const;
+export const SPACE_APP_TAGS: Readonly<Record<(typeof SPACE_APPS)[number], readonly DemoTagName[]>> = {
+  'Standup Bot': ['Chat bots', 'Productivity'],
+  'Deploy Bot': ['Chat bots', 'Deployment'],
+  'Poll Bot': ['Chat bots'],
+  'Holiday Calendar': ['Notifications', 'Time tracking'],
+  'Review Reminder': ['Notifications', 'Version Controls'],
+};
+export const TOOLBOX_APPS = [
+  'Remote Dev Launcher',
+  'Project Sync',
+  'Settings Backup',
+  'SSH Connections',
+] as const;
+export const TOOLBOX_APP_TAGS: Readonly<Record<(typeof TOOLBOX_APPS)[number], readonly DemoTagName[]>> = {
+  'Remote Dev Launcher': ['Remote development'],
+  'Project Sync': ['Productivity', 'Version Controls'],
+  'Settings Backup': ['Productivity', 'Cloud'],
+  'SSH Connections': ['Remote development', 'Tools integration'],
+};
 
 export const VENDOR_FIRST = [
   'North',

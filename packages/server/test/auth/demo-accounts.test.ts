@@ -27,7 +27,7 @@ describe('demo passwords', () => {
     expect(accounts.map((account) => [account.login, account.role])).toEqual([
       ['admin', 'administrator'],
       ['developer', 'developer'],
-      ['visitor', 'developer'],
+      ['visitor', 'visitor'],
     ]);
     for (const account of accounts) {
       expect(account.password).toMatch(/^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$/);
@@ -45,14 +45,14 @@ describe('demo passwords', () => {
       describeDemoAccounts(
         [
           { login: 'admin', password: 'aaaa-bbbb-cccc', role: 'administrator' },
-          { login: 'visitor', password: 'dddd-eeee-ffff', role: 'developer' },
+          { login: 'visitor', password: 'dddd-eeee-ffff', role: 'visitor' },
         ],
         'http://localhost:8080',
       ),
     ).toBe(
       'Demo accounts (sign in at http://localhost:8080):\n' +
         '  admin   / aaaa-bbbb-cccc  (administrator)\n' +
-        '  visitor / dddd-eeee-ffff  (developer)',
+        '  visitor / dddd-eeee-ffff  (visitor)',
     );
   });
 });

@@ -166,6 +166,40 @@ describe('the demo catalogue generator', () => {
     expect(new Set(priced.map((plugin) => plugin.commerce!.terms.trialDays))).toEqual(new Set([30, 14]));
   });
 
+  it('tags each item with what it is: courses by level and field, plugins by language, tool or use', () => {
+    const plugins = pluginsOf(1, 400);
+    const names = new Map(generateDemoCatalogue({ plugins: 1, today }).tags.map((tag) => [tag.id, tag.name]));
+    const tagsOf = (plugin: DemoPlugin) => plugin.tagIds.map((id) => names.get(id));
+    const levels = ['Beginner', 'Intermediate', 'Advanced'];
+    for (const plugin of plugins) {
+      const tags = tagsOf(plugin);
+      expect(tags.length, plugin.name).toBeGreaterThan(0);
+      expect(new Set(tags).size, plugin.name).toBe(tags.length);
+      if (plugin.family === 'edu') {
+        // One level, and a field only where the course has one: no Rust course is web development.
+        expect(
+          tags.filter((tag) => levels.includes(tag ?? '')),
+          plugin.name,
+        ).toHaveLength(1);
+        for (const tag of tags) {
+          expect([...levels, 'Algorithms', 'Web development', 'Data science'], plugin.name).toContain(tag);
+        }
+        if (plugin.programmingLanguage === 'Rust') expect(tags, plugin.name).not.toContain('Web development');
+      } else {
+        for (const level of levels) expect(tags, plugin.name).not.toContain(level);
+      }
+      if (plugin.tagIds.includes(THEME_TAG_ID)) expect(tags, plugin.name).toEqual(['Theme']);
+      if (plugin.family === 'fleet') expect(tags, plugin.name).toContain('Languages');
+      if (plugin.family === 'space' || plugin.family === 'hub' || plugin.family === 'toolbox') {
+        expect(tags, plugin.name).not.toContain('Languages');
+      }
+    }
+    // The browser tests find their AI assistant plugin by this tag.
+    expect(
+      plugins.some((plugin) => plugin.family === 'intellij' && tagsOf(plugin).includes('AI-Powered')),
+    ).toBe(true);
+  });
+
   it('refuses a size or seed that is not a whole number', () => {
     expect(() => generateDemoCatalogue({ plugins: 0 })).toThrow(/at least 1/);
     expect(() => generateDemoCatalogue({ plugins: 2.5 })).toThrow(/whole number/);
