@@ -16,3 +16,4 @@ export * from './pages';
 export * from './verification';
 export * from './features';
 export * from './consent';
+export * from './lifecycle';

@@ -2,7 +2,7 @@ import { useToasts } from '@marketplace/ui';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useAuth } from '../auth/AuthProvider';
 import { chooseConsent, readConsent, useConsent } from '../lib/consent';
-import { errorText } from '../lib/errors';
+import { showErrorToast } from '../lib/errors';
 
 /** The element that reopened the banner (the footer's link), while it is open; it gets the focus back. */
 let opener: HTMLElement | null = null;
@@ -86,7 +86,7 @@ export function ConsentBanner() {
       setUndecided(false);
       if (reopened) onClosed();
     } catch (error) {
-      toasts?.show({ kind: 'error', title: 'Error', message: errorText(error), keep: true });
+      showErrorToast(toasts, error);
     } finally {
       setSaving(false);
     }

@@ -11,7 +11,7 @@ import { Link } from 'react-router';
 import { RequireSignIn } from '../../components/RequireSignIn';
 import { api } from '../../lib/api';
 import { formatAmount } from '../../lib/money';
-import { errorText } from '../../lib/errors';
+import { errorText, showErrorToast } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
 
@@ -23,7 +23,7 @@ function OrderRow({ order, onChange }: { order: Order; onChange: () => void }) {
       await api.commerce.cancelOrder(order.id);
       onChange();
     } catch (error) {
-      toasts?.show({ kind: 'error', title: 'Error', message: errorText(error), keep: true });
+      showErrorToast(toasts, error);
     }
   }
   return (

@@ -4,6 +4,7 @@ import { useToasts } from '@marketplace/ui';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { RequireSignIn } from '../../components/RequireSignIn';
 import { api } from '../../lib/api';
+import { showErrorToast } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
 import { AdminNav } from './AdminNav';
@@ -296,7 +297,7 @@ function FlagTable({
       toasts?.show({ kind: 'success', title: done });
       onChanged();
     } catch (error) {
-      toasts?.show({ kind: 'error', title: 'Error', message: adminErrorText(error), keep: true });
+      showErrorToast(toasts, error, adminErrorText);
     }
   }
 

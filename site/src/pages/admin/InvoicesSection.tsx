@@ -9,7 +9,7 @@ import { useToasts } from '@marketplace/ui';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../lib/api';
-import { errorText } from '../../lib/errors';
+import { showErrorToast } from '../../lib/errors';
 import { formatAmount } from '../../lib/money';
 import { useLoad } from '../../lib/use-load';
 import { adminErrorText } from './SellersSection';
@@ -89,7 +89,7 @@ export function InvoicesSection() {
       reloadOpen();
       reloadPaid();
     } catch (error) {
-      toasts?.show({ kind: 'error', title: 'Error', message: errorText(error), keep: true });
+      showErrorToast(toasts, error);
     } finally {
       setMarking(undefined);
     }

@@ -1,17 +1,23 @@
-import type { AdminPluginState, DsaStatement } from '@marketplace/api-client';
+import { ApiError, type AdminPluginState, type DsaStatement } from '@marketplace/api-client';
 import { DSA_DECISION_GROUNDS, type DsaDecisionGround } from '@marketplace/api-contract';
-import { formatDisplayDate } from '@marketplace/core';
+import {
+  adminLifecycleActions,
+  formatDisplayDate,
+  type BlockState,
+  type LifecycleAction,
+  type LifecycleState,
+} from '@marketplace/core';
 import { useToasts } from '@marketplace/ui';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { currentAccessToken } from '../../auth/session';
 import { api } from '../../lib/api';
-import { errorText } from '../../lib/errors';
+import { errorText, showErrorToast } from '../../lib/errors';
 import { useLoad } from '../../lib/use-load';
 import { adminErrorText } from './SellersSection';
 
 /** Actions taken at once (no statement of reasons), with their button labels, in the order shown. */
-const SIMPLE_ACTIONS: readonly (readonly [string, string])[] = [
+const SIMPLE_ACTIONS: readonly (readonly [LifecycleAction, string])[] = [
   ['approve', 'Approve'],
   ['unapprove', 'Unapprove'],
   ['unapprove-updates', 'Unapprove updates'],
@@ -41,13 +47,46 @@ const APPROVAL_LABELS: Readonly<Record<string, string>> = {
   blocked: 'Blocked',
 };
 
+/**
+ * The actions that apply to the item now, by core's state machine: the one the server enforces (and answers
+ * as `actions`), so no button is offered that the server would refuse with a 409.
+ */
+export function applicableActions({ state, versions }: AdminPluginState): ReadonlySet<LifecycleAction> {
+  const count = (approvalState: string) =>
+    versions.filter((version) => version.approvalState === approvalState).length;
+  const actions = adminLifecycleActions(
+    {
+      lifecycleState: state.lifecycleState as LifecycleState,
+      approved: state.approved,
+      blockState: state.blockState as BlockState,
+      modificationAllowed: state.modificationAllowed,
+      // Decides no administrator's action (only where a restored item goes back to).
+      publishedAt: null,
+      pendingVersions: count('pending'),
+      versions: versions.length,
+    },
+    count('approved'),
+  );
+  return new Set(actions);
+}
+
 /** The admin install URL needs the administrator's token: the file is fetched and handed to the browser. */
 async function downloadAsAdmin(pluginId: number, updateId: number, name: string) {
   const token = currentAccessToken();
-  const response = await fetch(api.url(`/api/admin/install`, { pluginId, updateId }), {
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-  });
-  if (!response.ok) throw new Error(`The download failed (status ${response.status}).`);
+  const url = api.url(`/api/admin/install`, { pluginId, updateId });
+  const response = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  if (!response.ok) {
+    // Read like any failed call, so its notification follows spec §8 (a server fault shows no body).
+    throw ApiError.fromAnswer(
+      { method: 'GET', url },
+      {
+        status: response.status,
+        statusText: response.statusText,
+        bodyText: await response.text().catch(() => ''),
+        contentType: response.headers.get('content-type'),
+      },
+    );
+  }
   const link = document.createElement('a');
   link.href = URL.createObjectURL(await response.blob());
   link.download = name;
@@ -228,7 +267,7 @@ export function ModerationActions({ pluginId, onChanged }: { pluginId: number; o
       toasts?.show({ kind: 'success', title: `${label}: done` });
       changed();
     } catch (error) {
-      toasts?.show({ kind: 'error', title: 'Error', message: errorText(error), keep: true });
+      showErrorToast(toasts, error, adminErrorText);
     }
   }
 
@@ -236,6 +275,7 @@ export function ModerationActions({ pluginId, onChanged }: { pluginId: number; o
   if (state.status === 'rejected') return <p className="site-error">{adminErrorText(state.error)}</p>;
   const data = state.data;
   const { lifecycleState, blockState } = data.state;
+  const applicable = applicableActions(data);
   return (
     <div className="site-moderation">
       <p className="site-item__meta" aria-label="State">
@@ -255,7 +295,7 @@ export function ModerationActions({ pluginId, onChanged }: { pluginId: number; o
         ) : null}
       </p>
       <div className="site-form-actions" aria-label="Moderation actions">
-        {SIMPLE_ACTIONS.filter(([action]) => data.actions.includes(action)).map(([action, label]) => (
+        {SIMPLE_ACTIONS.filter(([action]) => applicable.has(action)).map(([action, label]) => (
           <button
             key={action}
             type="button"
@@ -266,7 +306,7 @@ export function ModerationActions({ pluginId, onChanged }: { pluginId: number; o
           </button>
         ))}
         {(['partial-block', 'block', 'delete'] as const)
-          .filter((action) => data.actions.includes(action))
+          .filter((action) => applicable.has(action))
           .map((action) => (
             <button
               key={action}
@@ -317,13 +357,7 @@ export function ModerationActions({ pluginId, onChanged }: { pluginId: number; o
                   className="site-button-secondary"
                   onClick={() =>
                     void downloadAsAdmin(pluginId, version.id, `${data.xmlId}-${version.version}.zip`).catch(
-                      (error: unknown) =>
-                        toasts?.show({
-                          kind: 'error',
-                          title: 'Error',
-                          message: errorText(error),
-                          keep: true,
-                        }),
+                      (error: unknown) => showErrorToast(toasts, error, adminErrorText),
                     )
                   }
                 >

@@ -3,6 +3,7 @@ import { useToasts } from '@marketplace/ui';
 import { useEffect, useId, useRef, useState } from 'react';
 import { RequireSignIn } from '../../components/RequireSignIn';
 import { api } from '../../lib/api';
+import { showErrorToast } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { linePath, niceTicks, scale, spreadX } from '../plugin/analytics/chart-scale';
 import { AdminNav } from './AdminNav';
@@ -256,7 +257,7 @@ function Performance() {
       await call();
       toasts?.show({ kind: 'success', title: label });
     } catch (caught) {
-      toasts?.show({ kind: 'error', title: 'Error', message: adminErrorText(caught), keep: true });
+      showErrorToast(toasts, caught, adminErrorText);
     } finally {
       setBusy(false);
       refreshNow.current();

@@ -9,6 +9,7 @@ import { useToasts } from '@marketplace/ui';
 import { useEffect, useState } from 'react';
 import { RequireSignIn } from '../../components/RequireSignIn';
 import { api } from '../../lib/api';
+import { showErrorToast } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
 import { AdminNav } from './AdminNav';
@@ -90,7 +91,7 @@ function JobRow({ job, onChanged }: { job: ScheduledJob; onChanged: (job: Schedu
       }
     } catch (error) {
       setMessage(adminErrorText(error));
-      toasts?.show({ kind: 'error', title: 'Error', message: adminErrorText(error), keep: true });
+      showErrorToast(toasts, error, adminErrorText);
     } finally {
       setBusy(undefined);
     }

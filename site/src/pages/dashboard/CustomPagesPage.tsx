@@ -6,7 +6,7 @@ import { Link, useParams } from 'react-router';
 import { RequireSignIn } from '../../components/RequireSignIn';
 import { SafeHtml } from '../../components/SafeHtml';
 import { api } from '../../lib/api';
-import { errorText } from '../../lib/errors';
+import { errorText, showErrorToast } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
 import { TableOfContents } from '../plugin/custom-pages/CustomPagesTab';
@@ -22,7 +22,7 @@ function useChange() {
       toasts?.show({ kind: 'success', title: what });
       return result;
     } catch (error) {
-      toasts?.show({ kind: 'error', title: 'Error', message: errorText(error), keep: true });
+      showErrorToast(toasts, error);
       return undefined;
     }
   };

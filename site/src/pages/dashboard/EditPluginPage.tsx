@@ -24,7 +24,7 @@ import { Link, useParams } from 'react-router';
 import { RequireSignIn } from '../../components/RequireSignIn';
 import { UploadProgressBar, UploadResultView } from '../../components/UploadFeedback';
 import { api } from '../../lib/api';
-import { errorText } from '../../lib/errors';
+import { errorText, showErrorToast } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
 import { PluginVerification } from '../verification/VerificationPanel';
@@ -58,7 +58,7 @@ function useSave() {
       toasts?.show({ kind: 'success', title: `${what} saved` });
       return true;
     } catch (error) {
-      toasts?.show({ kind: 'error', title: 'Error', message: errorText(error), keep: true });
+      showErrorToast(toasts, error);
       return false;
     }
   };

@@ -14,7 +14,7 @@ import {
 import { useToasts } from '@marketplace/ui';
 import { useId, useState, type FormEvent } from 'react';
 import { api } from '../../lib/api';
-import { errorText } from '../../lib/errors';
+import { errorText, showErrorToast } from '../../lib/errors';
 import { useLoad } from '../../lib/use-load';
 import { readAmount, readWholeNumber } from './money-input';
 import { FormFailure, moneyText, Section, useFormAction } from './selling-parts';
@@ -269,7 +269,7 @@ function CouponRow({
       toasts?.show({ kind: 'success', title: `${coupon.code} marked as sent` });
       onChanged();
     } catch (error) {
-      toasts?.show({ kind: 'error', title: 'Error', message: errorText(error), keep: true });
+      showErrorToast(toasts, error);
     }
   }
 
@@ -437,7 +437,7 @@ export function OffersSection({ pluginId, currency }: { pluginId: number; curren
       if (couponsOf === offer.id) setCouponsOf(undefined);
       reload();
     } catch (error) {
-      toasts?.show({ kind: 'error', title: 'Error', message: errorText(error), keep: true });
+      showErrorToast(toasts, error);
     }
   }
 

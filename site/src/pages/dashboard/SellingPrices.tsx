@@ -3,7 +3,7 @@ import { formatDisplayDate, type Currency } from '@marketplace/core';
 import { useToasts } from '@marketplace/ui';
 import { useState, type FormEvent } from 'react';
 import { api } from '../../lib/api';
-import { errorText } from '../../lib/errors';
+import { showErrorToast } from '../../lib/errors';
 import {
   PRICE_SLOTS,
   priceTextsOf,
@@ -136,7 +136,7 @@ export function PriceChangesSection({
       toasts?.show({ kind: 'success', title: 'Price change cancelled' });
       onSaved();
     } catch (error) {
-      toasts?.show({ kind: 'error', title: 'Error', message: errorText(error), keep: true });
+      showErrorToast(toasts, error);
     }
   }
 

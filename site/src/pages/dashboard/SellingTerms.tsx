@@ -9,7 +9,7 @@ import {
 import { useToasts } from '@marketplace/ui';
 import { useState, type FormEvent } from 'react';
 import { api } from '../../lib/api';
-import { errorText } from '../../lib/errors';
+import { errorText, showErrorToast } from '../../lib/errors';
 import { useLoad } from '../../lib/use-load';
 import { readWholeNumber } from './money-input';
 import { FormFailure, Section, useFormAction } from './selling-parts';
@@ -227,7 +227,7 @@ export function ProgramApplicationsSection({ pluginId }: { pluginId: number }) {
       });
       reload();
     } catch (error) {
-      toasts?.show({ kind: 'error', title: 'Error', message: errorText(error), keep: true });
+      showErrorToast(toasts, error);
     }
   }
 

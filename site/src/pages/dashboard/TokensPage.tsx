@@ -6,7 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { RequireSignIn } from '../../components/RequireSignIn';
 import { api } from '../../lib/api';
-import { errorText } from '../../lib/errors';
+import { errorText, showErrorToast } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
 
@@ -60,7 +60,7 @@ function Tokens() {
       toasts?.show({ kind: 'success', title: 'Token revoked' });
       reload();
     } catch (error) {
-      toasts?.show({ kind: 'error', title: 'Error', message: errorText(error), keep: true });
+      showErrorToast(toasts, error);
     }
   }
 

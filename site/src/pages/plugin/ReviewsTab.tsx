@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useAuth } from '../../auth/AuthProvider';
 import { api } from '../../lib/api';
-import { errorText, notificationForError } from '../../lib/errors';
+import { errorText, notificationForError, showErrorToast } from '../../lib/errors';
 import { useLoad } from '../../lib/use-load';
 import { ReviewForm, type ReviewDraft } from './ReviewForm';
 import { ReportAction } from './ReportAction';
@@ -105,14 +105,7 @@ export function ReviewsTab({ plugin, onRatingChange }: { plugin: Plugin; onRatin
       await api.deleteReview(id);
       changed('Your review is deleted');
     } catch (error) {
-      const notification = notificationForError(error);
-      if (notification)
-        toasts?.show({
-          kind: 'error',
-          title: notification.title,
-          keep: true,
-          ...(notification.message ? { message: notification.message } : {}),
-        });
+      showErrorToast(toasts, error);
     }
   }
 

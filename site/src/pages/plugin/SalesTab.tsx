@@ -14,7 +14,7 @@ import { useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Pagination } from '../../components/Pagination';
 import { api } from '../../lib/api';
-import { errorText } from '../../lib/errors';
+import { errorText, showErrorToast } from '../../lib/errors';
 import { useLoad } from '../../lib/use-load';
 import { currencyFrom, formatAmount } from '../../lib/money';
 import { RevenueChart } from './RevenueChart';
@@ -185,7 +185,7 @@ export function SalesTab({ plugin }: { plugin: Plugin }) {
       const fallback = `${plugin.info.xmlId.replace(/[^A-Za-z0-9._-]+/g, '_')}-sales.csv`;
       saveFile(text, attachmentFileName(answer.headers.get('content-disposition'), fallback), 'text/csv');
     } catch (error) {
-      toasts?.show({ kind: 'error', title: 'Error', message: errorText(error), keep: true });
+      showErrorToast(toasts, error);
     } finally {
       setDownloading(false);
     }

@@ -25,7 +25,7 @@ import { Type } from 'typebox';
 import type { Queryable } from '../../db/client';
 import { pluginReports } from '../../db/schema';
 import { ApiError } from '../../plugins/app/errors';
-import { decideLifecycleAction, LIFECYCLE_ACTIONS } from '../../publishing/lifecycle';
+import { adminLifecycleActions } from '../../publishing/lifecycle';
 import { stateBody } from '../../publishing/moderation-routes';
 import { loadPluginState, pluginManagers, viewerUserId } from '../../publishing/plugin-access';
 import { contentDisposition } from '../../routes/ide/downloads';
@@ -211,11 +211,9 @@ const moderationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const state = await requirePlugin(request.params.id);
       const versions = await adminVersions(app.db, state.id);
-      const hasApproved = versions.some((version) => version.approvalState === 'approved');
-      const actions = LIFECYCLE_ACTIONS.filter(
-        (action) =>
-          decideLifecycleAction(action, state, 'admin').allowed &&
-          (action !== 'partial-block' || hasApproved),
+      const actions = adminLifecycleActions(
+        state,
+        versions.filter((version) => version.approvalState === 'approved').length,
       );
       const [open] = await selectRows<{ count: number }>(
         app.db,

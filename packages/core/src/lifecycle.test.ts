@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   ADMIN_ACTIONS,
+  adminLifecycleActions,
   decideLifecycleAction,
   LIFECYCLE_ACTIONS,
   type LifecycleFacts,
-} from '../../src/publishing/lifecycle';
+} from './lifecycle';
 
 const PUBLISHED: LifecycleFacts = {
   lifecycleState: 'published',
@@ -143,5 +144,40 @@ describe('the plugin state machine', () => {
         expect(decision.allowed).toBe(action === 'restore' && actor === 'admin');
       }
     }
+  });
+
+  it.each([
+    [
+      'an approved item',
+      state({}),
+      1,
+      ['unapprove', 'request-removal', 'delete', 'block', 'partial-block', 'disallow-access'],
+    ],
+    [
+      'an item waiting for approval',
+      state({ approved: false, pendingVersions: 1 }),
+      0,
+      ['approve', 'unapprove-updates', 'request-removal', 'delete', 'block', 'disallow-access'],
+    ],
+    [
+      'a blocked item',
+      state({ blockState: 'blocked' }),
+      0,
+      ['unapprove', 'request-removal', 'delete', 'unblock', 'disallow-access'],
+    ],
+    [
+      'an item with some versions blocked',
+      state({ blockState: 'partial' }),
+      1,
+      ['unapprove', 'request-removal', 'delete', 'block', 'partial-block', 'unblock', 'disallow-access'],
+    ],
+    ['a deleted item', state({ lifecycleState: 'deleted' }), 1, ['restore']],
+  ] as const)('lists what an administrator may do to %s', (_label, from, approvedVersions, actions) => {
+    expect(adminLifecycleActions(from, approvedVersions)).toEqual(actions);
+  });
+
+  it('offers a partial block only while some version is offered to visitors', () => {
+    expect(adminLifecycleActions(state({}), 0)).not.toContain('partial-block');
+    expect(adminLifecycleActions(state({ blockState: 'partial' }), 0)).not.toContain('partial-block');
   });
 });
