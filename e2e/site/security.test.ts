@@ -112,6 +112,10 @@ describe('the site against hostile content, framing and accessibility', () => {
           `<script>window.received = []; addEventListener('message', (event) => window.received.push(event.data));</script>` +
             `<iframe id="embed" src="${server.origin}/embeddable/card/${items.plugin.id}" width="400" height="300"></iframe>`,
         ),
+        '/embed-unknown.html': html(
+          `<script>window.received = []; addEventListener('message', (event) => window.received.push(event.data));</script>` +
+            `<iframe id="embed" src="${server.origin}/embeddable/card/999999" width="400" height="300"></iframe>`,
+        ),
         '/frame-site.html': html(
           `<iframe id="site" src="${server.origin}/plugin/${items.plugin.id}"></iframe>`,
         ),
@@ -256,6 +260,30 @@ describe('the site against hostile content, framing and accessibility', () => {
           .catch(() => 0),
       ).toBe(0);
       expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('renders nothing for an unknown id and posts embed:error to the page that frames it', async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await page.goto(`http://${HOST_PAGE_HOST}:${hostPages.port}/embed-unknown.html`);
+      const received = () =>
+        page.evaluate(() => (window as unknown as { received: Record<string, unknown>[] }).received);
+      await expect
+        .poll(async () => (await received()).find((message) => message.type === 'embed:error'), POLL)
+        .toEqual({
+          namespace: 'plugin-marketplace',
+          type: 'embed:error',
+          pluginId: '999999',
+          status: 404,
+          message: expect.stringContaining('999999'),
+        });
+      expect((await received()).some((message) => message.type === 'embed:item-data')).toBe(false);
+      const frame = page.frameLocator('#embed');
+      await frame.locator('.embed-content').waitFor({ state: 'attached', ...POLL });
+      expect(await frame.locator('.embed-content > *').count()).toBe(0);
     } finally {
       await context.close();
     }

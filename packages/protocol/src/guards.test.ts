@@ -16,6 +16,12 @@ describe('message guards', () => {
       createMessage('ai-button:install-error', { ide, message: 'Installation failed' }),
       createMessage('ai-button:plugins-site-link-click', { url: 'https://plugins.example.com/plugin/1' }),
       createMessage('embed:size', { width: 382, height: 300 }),
+      createMessage('embed:error', {
+        pluginId: '999999',
+        status: 404,
+        message: 'Plugin 999999 does not exist.',
+      }),
+      createMessage('embed:error', { pluginId: '7', status: 0, message: 'Could not reach the marketplace.' }),
     ];
     for (const message of messages) expect(isWidgetMessage(message), message.type).toBe(true);
   });
@@ -50,6 +56,18 @@ describe('message guards', () => {
       { namespace: MESSAGE_NAMESPACE, type: 'ai-button:plugins-site-link-click', url: 'javascript:alert(1)' },
     ],
     ['item data without item', { namespace: MESSAGE_NAMESPACE, type: 'embed:item-data' }],
+    [
+      'an error without status',
+      { namespace: MESSAGE_NAMESPACE, type: 'embed:error', pluginId: '7', message: 'x' },
+    ],
+    [
+      'an error with a status as text',
+      { namespace: MESSAGE_NAMESPACE, type: 'embed:error', pluginId: '7', status: '500', message: 'x' },
+    ],
+    [
+      'an error without text',
+      { namespace: MESSAGE_NAMESPACE, type: 'embed:error', pluginId: '7', status: 404 },
+    ],
   ])('reject %s', (_label, value) => {
     expect(isWidgetMessage(value)).toBe(false);
   });

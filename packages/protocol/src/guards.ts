@@ -29,7 +29,16 @@ const payloadCheckers: { [Type in WidgetMessageType]: (message: Record<string, u
   'ai-button:plugins-site-link-click': (message) => typeof message.url === 'string' && isHttpUrl(message.url),
   'embed:item-data': (message) => isEmbedItemData(message.item),
   'embed:size': hasSize,
+  'embed:error': (message) =>
+    typeof message.pluginId === 'string' &&
+    typeof message.message === 'string' &&
+    isAnswerStatus(message.status),
 };
+
+/** An HTTP status code, or 0 for "no answer came". */
+function isAnswerStatus(value: unknown): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 599;
+}
 
 function isHttpUrl(text: string): boolean {
   try {

@@ -9,6 +9,7 @@ export type {
   AiButtonRunningIdesMessage,
   AiButtonSizeMessage,
   ContentSize,
+  EmbedErrorMessage,
   EmbedItemDataMessage,
   EmbedSizeMessage,
   WidgetMessage,

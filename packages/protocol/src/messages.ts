@@ -49,6 +49,22 @@ export interface EmbedItemDataMessage extends MessageBase<'embed:item-data'> {
 /** An embed page's content size changed. */
 export interface EmbedSizeMessage extends MessageBase<'embed:size'>, ContentSize {}
 
+/**
+ * An embed page could not load its item (an unknown or hidden id, a server or network failure) or its address
+ * names no item or embed type, so it renders nothing (spec §2); sent once per load, instead of item data.
+ */
+export interface EmbedErrorMessage extends MessageBase<'embed:error'> {
+  /** The item id segment of the embed page's address, as given. */
+  pluginId: string;
+  /**
+   * The HTTP status of the failed answer (404 for an unknown or hidden item; also 404 when the address names
+   * no item or embed type and nothing was asked), 0 when no answer came.
+   */
+  status: number;
+  /** What went wrong, by spec §8's rule: for a status from 500 up only 'Internal Error', never the body. */
+  message: string;
+}
+
 /** Every message an embed page or element sends to its host page. */
 export type WidgetMessage =
   | AiButtonMountedMessage
@@ -58,7 +74,8 @@ export type WidgetMessage =
   | AiButtonInstallErrorMessage
   | AiButtonPluginsSiteLinkClickMessage
   | EmbedItemDataMessage
-  | EmbedSizeMessage;
+  | EmbedSizeMessage
+  | EmbedErrorMessage;
 
 export type WidgetMessageType = WidgetMessage['type'];
 
@@ -80,6 +97,7 @@ export const WIDGET_MESSAGE_TYPES = [
   'ai-button:plugins-site-link-click',
   'embed:item-data',
   'embed:size',
+  'embed:error',
 ] as const satisfies readonly WidgetMessageType[];
 
 // Fails to compile when a message is added to the union but not to the list above.

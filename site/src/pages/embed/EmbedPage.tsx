@@ -1,4 +1,4 @@
-import type { Plugin } from '@marketplace/api-client';
+import { isApiError, type Plugin } from '@marketplace/api-client';
 import {
   createMessage,
   parentOrigin,
@@ -21,6 +21,7 @@ import {
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { api } from '../../lib/api';
+import { errorText } from '../../lib/errors';
 import { pageIdeBridge } from '../../lib/ide-bridge';
 import { aiEmbedOptions, embedPluginId, isEmbedType, type EmbedType } from './embed-params';
 
@@ -90,7 +91,8 @@ function EmbedContent({ type, plugin, query }: { type: EmbedType; plugin: Plugin
 
 /**
  * /embeddable/{type}/{pluginId} (spec §2): a transparent page for a frame. Nothing renders until the item has
- * loaded, nor when it fails to load; once loaded, the item's data goes to the parent window.
+ * loaded, nor when it fails to load; once loaded, the item's data goes to the parent window, and when it
+ * cannot load (or the address names no item or type), an `embed:error` message says why.
  */
 export default function EmbedPage() {
   const { type, pluginId: pluginSegment } = useParams();
@@ -101,7 +103,14 @@ export default function EmbedPage() {
 
   useEffect(() => {
     document.documentElement.classList.add('embed');
-    if (!isEmbedType(type) || pluginId === undefined) return;
+    const segment = pluginSegment ?? '';
+    if (!isEmbedType(type) || pluginId === undefined) {
+      const message = isEmbedType(type)
+        ? `There is no item ${segment}.`
+        : `There is no embed type ${type ?? ''}.`;
+      postToParent(createMessage('embed:error', { pluginId: segment, status: 404, message }));
+      return;
+    }
     const controller = new AbortController();
     api.getPlugin(pluginId, {}, { signal: controller.signal }).then(
       (loaded) => {
@@ -111,11 +120,20 @@ export default function EmbedPage() {
         );
       },
       (error: unknown) => {
-        if (!controller.signal.aborted) console.warn('The embedded item could not be loaded', error);
+        if (controller.signal.aborted) return;
+        console.warn('The embedded item could not be loaded', error);
+        // Nothing renders (spec §2); the host hears why, worded by spec §8's rule (no body of a 5xx).
+        postToParent(
+          createMessage('embed:error', {
+            pluginId: segment,
+            status: isApiError(error) ? error.status : 0,
+            message: errorText(error),
+          }),
+        );
       },
     );
     return () => controller.abort();
-  }, [type, pluginId]);
+  }, [type, pluginId, pluginSegment]);
 
   const onSize = useCallback(
     (size: { width: number; height: number }) => {
