@@ -408,4 +408,37 @@ describe('the marketplace site in Chromium', () => {
       await context.close();
     }
   });
+
+  it('keeps the sign-in in a new tab of the browser, and signing out in one tab signs out the others', async () => {
+    const { context, page, errors } = await openPage(browser);
+    const signOutButton = (tab: Page) => tab.getByRole('button', { name: 'Sign out' });
+    try {
+      // A tab open before the sign-in hears of it too.
+      const waiting = await context.newPage();
+      await waiting.goto(`${server.origin}/`);
+      await waiting.getByRole('button', { name: 'Sign in', exact: true }).waitFor(POLL);
+
+      await page.goto(`${server.origin}/dashboard/tokens`);
+      await signIn(page, 'developer', server.passwords.developer);
+      await page.getByRole('heading', { name: 'API tokens' }).waitFor(POLL);
+      await signOutButton(waiting).waitFor(POLL);
+
+      const second = await context.newPage();
+      second.on('pageerror', (error) => errors.push(error.message));
+      await second.goto(`${server.origin}/dashboard/tokens`);
+      await second.getByRole('heading', { name: 'API tokens' }).waitFor(POLL);
+      await signOutButton(second).waitFor(POLL);
+
+      await signOutButton(second).click();
+      for (const tab of [page, waiting]) {
+        await tab.getByRole('button', { name: 'Sign in', exact: true }).first().waitFor(POLL);
+        expect(await signOutButton(tab).count()).toBe(0);
+      }
+      await page.getByRole('heading', { name: 'Sign in to continue' }).waitFor(POLL);
+      expect(await page.getByRole('heading', { name: 'API tokens' }).count()).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import type { AuthUser } from '@marketplace/api-client';
+import { isApiError, type AuthUser } from '@marketplace/api-client';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api } from '../lib/api';
 import { needsForcedTokenRefresh } from './crawler';
@@ -8,6 +8,7 @@ import {
   clearTokens,
   currentAccessToken,
   identityService,
+  onSessionChange,
   REDIRECT_FLAG_KEY,
   signOut as signOutEverywhere,
   startSignIn,
@@ -37,10 +38,16 @@ export function useAuth(): AuthState {
   return state;
 }
 
-/** Who is signed in: checked once per page load (spec §4: auth is initialised once). */
+/**
+ * Who is signed in: checked once per page load (spec §4: auth is initialised once), and again when another tab
+ * of the browser signs in or out, since the tabs share one sign-in (see session.ts).
+ */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<SignedInUser | null | undefined>(undefined);
+  const [sessionChanges, setSessionChanges] = useState(0);
   const available = identityService() !== undefined;
+
+  useEffect(() => onSessionChange(() => setSessionChanges((count) => count + 1)), []);
 
   useEffect(() => {
     if (location.pathname === CALLBACK_PATH) return;
@@ -80,13 +87,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       })
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
-        // An expired or revoked token: continue as a guest.
         console.warn('Could not read the signed-in user', error);
-        clearTokens();
+        // An expired or revoked token (401) is forgotten, in every tab; a failure of the call itself leaves
+        // the other tabs' sign-in alone, and this tab continues as a guest.
+        if (isApiError(error) && error.status === 401) clearTokens();
         setUser(null);
       });
     return () => controller.abort();
-  }, [available]);
+  }, [available, sessionChanges]);
 
   const signIn = useCallback(
     async (returnTo?: string) => {

@@ -1,5 +1,5 @@
 import { codeChallenge, randomSecret } from './pkce';
-import { readStored, removeStored, sessionStore, writeStored } from './storage';
+import { localStore, readStored, removeStored, sessionStore, writeStored } from './storage';
 
 /** The identity service named by the page's meta tags (spec §6). */
 export interface IdentityService {
@@ -14,9 +14,9 @@ interface Discovery {
   end_session_endpoint?: string;
 }
 
+/** What is kept of a sign-in: the access token for API calls and the ID token as the sign-out hint. */
 interface Tokens {
   accessToken: string;
-  refreshToken?: string;
   idToken?: string;
 }
 
@@ -26,6 +26,22 @@ interface PendingSignIn {
   returnTo: string;
 }
 
+/**
+ * The sign-in is kept in localStorage, so every tab of the browser shares it: a page opened in a new tab is
+ * signed in, and signing out in one tab signs the others out (the `storage` event, see onSessionChange).
+ *
+ * Any script running on this origin can read localStorage, as it can read sessionStorage (where the token
+ * was before) and the page's memory. What stands between a token and a hostile script is that no such script
+ * runs: the site's pages are served with a CSP of `script-src 'self'` (no inline script, no third-party
+ * script; see packages/server/src/site-hosting/security-headers.ts), descriptions, reviews and custom pages are
+ * sanitised before they are shown, and nothing else on the origin runs script with access to it (webhelp pages
+ * run sandboxed in an opaque origin, see webhelp-routes.ts). What is kept is also limited: the access token
+ * lives ACCESS_TOKEN_TTL (10 minutes by default) and is stored with that expiry, and the refresh token the
+ * identity service gives is not kept at all (the site never refreshes), so a token read once is worth minutes,
+ * not a lasting session. An httpOnly-cookie session would keep the token out of script's reach altogether,
+ * but the API authenticates bearer tokens only; that would be a server change of its own.
+ * The per-tab parts of a sign-in (the PKCE verifier, the silent-sign-in flag) stay in sessionStorage.
+ */
 const TOKENS_KEY = 'mp-auth-tokens';
 const PENDING_KEY = 'mp-auth-pending';
 /** Set while a silent sign-in is under way, so the crawler rule starts it only once. */
@@ -61,8 +77,24 @@ let memoryTokens: Tokens | undefined;
 
 /** The access token for API calls, or nothing for a guest. */
 export function currentAccessToken(): string | undefined {
-  memoryTokens ??= readStored<Tokens>(sessionStore(), TOKENS_KEY);
+  memoryTokens ??= readStored<Tokens>(localStore(), TOKENS_KEY);
   return memoryTokens?.accessToken;
+}
+
+/**
+ * Calls `listener` when another tab of the browser signs in or out (or its sign-in runs out and is cleared);
+ * this tab's token is then read afresh. Returns the unsubscribe function.
+ */
+export function onSessionChange(listener: () => void): () => void {
+  const onStorage = (event: StorageEvent) => {
+    // A null key is storage.clear(): the sign-in went with everything else.
+    if (event.key !== TOKENS_KEY && event.key !== null) return;
+    if (event.storageArea !== null && event.storageArea !== localStore()) return;
+    memoryTokens = undefined;
+    listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => window.removeEventListener('storage', onStorage);
 }
 
 function storeTokens(answer: Record<string, unknown>): void {
@@ -71,16 +103,16 @@ function storeTokens(answer: Record<string, unknown>): void {
   const expiresIn = typeof answer.expires_in === 'number' ? answer.expires_in : 600;
   memoryTokens = {
     accessToken,
-    ...(typeof answer.refresh_token === 'string' ? { refreshToken: answer.refresh_token } : {}),
     ...(typeof answer.id_token === 'string' ? { idToken: answer.id_token } : {}),
   };
   // A little early, so a call never leaves with a token that expires on the way.
-  writeStored(sessionStore(), TOKENS_KEY, memoryTokens, Date.now() + (expiresIn - 10) * 1000);
+  writeStored(localStore(), TOKENS_KEY, memoryTokens, Date.now() + (expiresIn - 10) * 1000);
 }
 
+/** Forgets the sign-in in every tab of the browser (the others hear of it through onSessionChange). */
 export function clearTokens(): void {
   memoryTokens = undefined;
-  removeStored(sessionStore(), TOKENS_KEY);
+  removeStored(localStore(), TOKENS_KEY);
 }
 
 function redirectUri(): string {
@@ -154,7 +186,7 @@ export async function finishSignIn(query: URLSearchParams): Promise<string> {
 
 /** Signs out here and at the identity service, then comes back to the home page. */
 export async function signOut(): Promise<void> {
-  const idToken = memoryTokens?.idToken ?? readStored<Tokens>(sessionStore(), TOKENS_KEY)?.idToken;
+  const idToken = memoryTokens?.idToken ?? readStored<Tokens>(localStore(), TOKENS_KEY)?.idToken;
   clearTokens();
   const service = identityService();
   const endpoints = service ? await discover(service).catch(() => undefined) : undefined;

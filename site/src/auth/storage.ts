@@ -10,6 +10,18 @@ export function sessionStore(): Storage | undefined {
   }
 }
 
+/**
+ * The origin's local storage, shared by every tab of the browser, or undefined where the browser refuses it
+ * (as for sessionStore).
+ */
+export function localStore(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A stored value that may carry an expiry; expired values are removed when read (spec §4). */
 interface Stored<T> {
   value: T;
