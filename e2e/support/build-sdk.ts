@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { SDK_BUNDLE, SDK_LOADER, repositoryRoot } from './paths';
+import { SDK_BUNDLE, SDK_CHUNK_MANIFEST, SDK_LOADER, repositoryRoot } from './paths';
 
 /** The sources the SDK bundle is made of; a newer file in any of them means the dist is stale. */
 const SOURCE_DIRS = ['core', 'protocol', 'ide-bridge', 'ui', 'elements'].map((name) =>
@@ -22,8 +22,9 @@ function newestModification(dir: string): number {
  * the tests never pass or fail on yesterday's bundle.
  */
 export default function buildSdkWhenNeeded(): void {
-  if (existsSync(SDK_BUNDLE) && existsSync(SDK_LOADER)) {
-    const built = Math.min(statSync(SDK_BUNDLE).mtimeMs, statSync(SDK_LOADER).mtimeMs);
+  const outputs = [SDK_BUNDLE, SDK_LOADER, SDK_CHUNK_MANIFEST];
+  if (outputs.every((file) => existsSync(file))) {
+    const built = Math.min(...outputs.map((file) => statSync(file).mtimeMs));
     const sources = Math.max(
       ...SOURCE_DIRS.map(newestModification),
       statSync(join(repositoryRoot, 'rollup.config.mjs')).mtimeMs,

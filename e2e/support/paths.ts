@@ -8,3 +8,5 @@ export const examplesDir = join(repositoryRoot, 'examples');
 /** The SDK files the tests and the benchmark load. */
 export const SDK_BUNDLE = join(sdkDist, 'mp-widget.js');
 export const SDK_LOADER = join(sdkDist, 'mp-loader.js');
+/** The split build's list of each element's chunks (rollup.config.mjs), relative to sdkDist. */
+export const SDK_CHUNK_MANIFEST = join(sdkDist, 'sdk-chunks.json');

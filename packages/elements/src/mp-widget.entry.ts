@@ -8,5 +8,5 @@ import { rememberScriptUrl } from './shared/api-base';
 rememberScriptUrl(import.meta.url);
 defineMarketplaceElements();
 
-export { setupMarketplaceWidget } from './loader/setup-widget';
+export { loadElement, setupMarketplaceWidget } from './loader/setup-widget';
 export { SDK_VERSION as version } from './shared/version';

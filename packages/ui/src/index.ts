@@ -25,6 +25,8 @@ export { PluginCard, PluginCardSkeleton } from './plugin-card/PluginCard';
 export type { PluginCardProps } from './plugin-card/PluginCard';
 export { ThemeCard, ThemeCardSkeleton } from './theme-card/ThemeCard';
 export type { ThemeCardProps } from './theme-card/ThemeCard';
+export { PluginRecordCard } from './plugin-card/PluginRecordCard';
+export type { PluginRecordCardProps } from './plugin-card/PluginRecordCard';
 export { RemotePluginCard } from './plugin-card/RemotePluginCard';
 export type { RemotePluginCardProps } from './plugin-card/RemotePluginCard';
 export { cardItemFromPlugin, isThemePlugin } from './plugin-card/card-data';

@@ -1,5 +1,4 @@
-import { createOriginAllowlist, listenForMessages } from '@marketplace/protocol';
-import type { WidgetMessage } from '@marketplace/protocol';
+import { followEmbedPage } from './embed-messages';
 import type { WidgetType } from './widget-types';
 
 /**
@@ -38,41 +37,27 @@ export function embedUrl({ type, pluginId, apiBase, query }: IframeWidgetOptions
 }
 
 /**
- * Creates the iframe of a widget. It follows the size the embed page reports and re-dispatches every
- * protocol message from it as a DOM event on the iframe (type = message type, detail = message), so host
- * code listens the same way in iframe and element mode. Messages from any other window or origin are
- * dropped by the protocol's listener.
+ * The iframe of a widget, not loading yet: sized for its type, sandboxed, with the local-network delegation.
+ * Setting its `src` (see {@link embedUrl}) starts it.
  */
-export function createIframeWidget(options: IframeWidgetOptions): HTMLIFrameElement {
-  const src = embedUrl(options);
+export function createIframeElement(type: WidgetType): HTMLIFrameElement {
   const iframe = document.createElement('iframe');
-  iframe.src = src;
-  iframe.title = `Plugin Marketplace ${options.type} widget`;
+  iframe.title = `Plugin Marketplace ${type} widget`;
   iframe.setAttribute('allow', EMBED_ALLOW);
   iframe.setAttribute('sandbox', EMBED_SANDBOX);
   iframe.setAttribute('loading', 'lazy');
-  iframe.style.cssText = `border:0;display:block;width:100%;height:${INITIAL_HEIGHTS[options.type]}px;color-scheme:normal;background:transparent`;
-
-  const stop = listenForMessages({
-    receiver: window,
-    allowedOrigins: createOriginAllowlist([src]),
-    expectedSource: () => iframe.contentWindow,
-    onMessage: (message) => {
-      if (!iframe.isConnected) {
-        // The host removed the widget: stop listening so the page does not keep dead frames' handlers.
-        stop();
-        return;
-      }
-      applySize(iframe, options.type, message);
-      iframe.dispatchEvent(new CustomEvent(message.type, { detail: message, bubbles: true, composed: true }));
-    },
-  });
+  iframe.style.cssText = `border:0;display:block;width:100%;height:${INITIAL_HEIGHTS[type]}px;color-scheme:normal;background:transparent`;
   return iframe;
 }
 
-function applySize(iframe: HTMLIFrameElement, type: WidgetType, message: WidgetMessage): void {
-  if (message.type !== 'embed:size' && message.type !== 'ai-button:size') return;
-  iframe.style.height = `${Math.ceil(message.height)}px`;
-  // A button is as wide as its content; a card fills the width the host gives it.
-  if (type !== 'card') iframe.style.width = `${Math.ceil(message.width)}px`;
+/**
+ * Creates the iframe of a widget. It follows the size the embed page reports and re-dispatches every
+ * protocol message from it as a DOM event on the iframe (see {@link followEmbedPage}).
+ */
+export function createIframeWidget(options: IframeWidgetOptions): HTMLIFrameElement {
+  const src = embedUrl(options);
+  const iframe = createIframeElement(options.type);
+  followEmbedPage(iframe, options.type, src);
+  iframe.src = src;
+  return iframe;
 }

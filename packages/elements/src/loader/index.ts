@@ -1,5 +1,5 @@
-export { setupMarketplaceWidget, loadBundle, setBundleUrl, WidgetSetupError } from './setup-widget';
-export type { WidgetMode, WidgetOptions } from './setup-widget';
+export { setupMarketplaceWidget, loadElement, setElementLoader, WidgetSetupError } from './setup-widget';
+export type { IframeFactory, WidgetMode, WidgetOptions } from './setup-widget';
 export { createIframeWidget, embedUrl, EMBED_ALLOW, EMBED_SANDBOX } from './iframe-widget';
 export type { IframeWidgetOptions } from './iframe-widget';
 export { WIDGET_TYPES, WIDGET_ELEMENT_NAMES, isWidgetType } from './widget-types';

@@ -1,12 +1,25 @@
 /**
- * mp-loader.js: the small script for `MarketplaceWidget.setupMarketplaceWidget(...)`. Iframe mode needs
- * nothing more; element mode fetches mp-widget.js from the same folder the first time it is used.
+ * mp-loader.js: the small script for pages that want only the code of the elements they use. It watches the
+ * page for the five tags and imports, the first time each appears, that element's chunk and the shared ones
+ * (ES modules next to this script, under chunks/); it also gives `MarketplaceWidget.setupMarketplaceWidget(...)`,
+ * whose iframe mode fetches only the embed messages' chunk. The chunk names come from the split build
+ * (rollup.config.mjs).
  */
+import chunks from 'virtual:mp-element-chunks';
 import { rememberScriptUrl } from '../shared/api-base';
-import { setBundleUrl } from './setup-widget';
+import { createDeferredIframeFactory } from './deferred-iframe';
+import { createElementLoader, watchForElements } from './lazy-elements';
+import { createWidgetSetup, loadElement, setElementLoader } from './setup-core';
+import { WIDGET_ELEMENT_NAMES } from './widget-types';
 
-rememberScriptUrl(import.meta.url);
-setBundleUrl(new URL('mp-widget.js', import.meta.url).href);
+// Where this script came from: the chunks are next to it, and the elements' default marketplace is its origin.
+const scriptUrl = import.meta.url;
+rememberScriptUrl(scriptUrl);
+setElementLoader(createElementLoader(chunks.elements, scriptUrl));
+watchForElements(Object.values(WIDGET_ELEMENT_NAMES), loadElement);
 
-export { setupMarketplaceWidget } from './setup-widget';
+export const setupMarketplaceWidget = createWidgetSetup(
+  createDeferredIframeFactory(new URL(chunks.embedMessages, scriptUrl).href),
+);
+export { loadElement };
 export { SDK_VERSION as version } from '../shared/version';

@@ -2,7 +2,7 @@ import { createMessage } from '@marketplace/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MockInstance } from 'vitest';
 import { EMBED_ALLOW, EMBED_SANDBOX } from './iframe-widget';
-import { loadBundle, setBundleUrl, setupMarketplaceWidget } from './setup-widget';
+import { loadElement, setElementLoader, setupMarketplaceWidget } from './setup-widget';
 
 function makeRoot(): HTMLElement {
   const root = document.createElement('div');
@@ -26,7 +26,7 @@ function withFrameWindow(iframe: HTMLIFrameElement): MessageEventSource {
 describe('setupMarketplaceWidget', () => {
   let logged: MockInstance<typeof console.error>;
   beforeEach(() => {
-    setBundleUrl(undefined);
+    setElementLoader(undefined);
     logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
   });
   afterEach(() => {
@@ -80,26 +80,26 @@ describe('setupMarketplaceWidget', () => {
   it('says which script to load when element mode has no element definitions and no loader', () => {
     setupMarketplaceWidget('card', 1, makeRoot());
     expect(logged).toHaveBeenCalledWith(
-      expect.objectContaining({ message: expect.stringContaining('element mode needs the full SDK') }),
+      expect.objectContaining({
+        message: expect.stringContaining('<mp-plugin-card> is not defined: load mp-loader.js'),
+      }),
     );
   });
 
-  it('loads the full SDK once, from the folder of the loader, when an element is not defined yet', async () => {
-    setBundleUrl('https://market.example/sdk/mp-widget.js');
-    const root = makeRoot();
-    setupMarketplaceWidget('install', 1, root);
-    setupMarketplaceWidget('install', 2, root);
-    const scripts = document.head.querySelectorAll('script');
-    expect(scripts).toHaveLength(1);
-    expect(scripts[0]?.getAttribute('src')).toBe('https://market.example/sdk/mp-widget.js');
-    // happy-dom does not fetch scripts, so the load fails: the failure is explained, and a later call retries.
-    await expect(loadBundle()).resolves.toBe(false);
-    const failures = () =>
-      logged.mock.calls.filter(([error]) => String(error).includes('could not load')).length;
-    const failuresBefore = failures();
-    expect(failuresBefore).toBeGreaterThan(0);
-    await expect(loadBundle()).resolves.toBe(false);
-    expect(failures()).toBe(failuresBefore + 1);
+  it("asks the loader for the element's code when the element is not defined yet", async () => {
+    const requested: string[] = [];
+    setElementLoader((name) => {
+      requested.push(name);
+      return Promise.resolve(false);
+    });
+    setupMarketplaceWidget('install', 1, makeRoot());
+    setupMarketplaceWidget('open-course', 2, makeRoot());
+    expect(requested).toEqual(['mp-install-button', 'mp-open-course']);
+    // A defined element needs no loading.
+    customElements.define('mp-test-defined', class extends HTMLElement {});
+    await expect(loadElement('mp-test-defined')).resolves.toBe(true);
+    expect(requested).toHaveLength(2);
+    expect(logged).not.toHaveBeenCalled();
   });
 });
 

@@ -1,11 +1,4 @@
-import {
-  cardItemFromPlugin,
-  isThemePlugin,
-  PLUGIN_CARD_STYLES,
-  PluginCard,
-  PluginCardSkeleton,
-  ThemeCard,
-} from '@marketplace/ui';
+import { PLUGIN_CARD_STYLES, PluginCardSkeleton, PluginRecordCard } from '@marketplace/ui';
 import { LoadedItem } from '../shared/loaded-item';
 import type { WidgetViewProps } from '../shared/widget-element';
 import { createWidgetElement } from '../shared/widget-element';
@@ -27,23 +20,10 @@ function PluginCardView({ pluginId, apiBase, host, emit }: PluginCardAttributes 
       emit={emit}
       pending={<PluginCardSkeleton />}
     >
-      {(plugin, context) => {
-        // The item record carries the update date and the 30-day chart: one request draws the whole card.
-        const item = cardItemFromPlugin(plugin);
+      {(plugin, context) => (
         // The API gives the icon and screenshots as paths on the marketplace; the card is on another site.
-        if (isThemePlugin(plugin)) {
-          return (
-            <ThemeCard
-              item={item}
-              imageUrl={plugin.screenshots[0]?.url}
-              baseUrl={context.apiBase}
-              assetBase={context.apiBase}
-              newWindow
-            />
-          );
-        }
-        return <PluginCard item={item} baseUrl={context.apiBase} assetBase={context.apiBase} newWindow />;
-      }}
+        <PluginRecordCard plugin={plugin} baseUrl={context.apiBase} assetBase={context.apiBase} newWindow />
+      )}
     </LoadedItem>
   );
 }

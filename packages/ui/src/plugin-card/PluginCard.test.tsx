@@ -1,10 +1,11 @@
 import { fireEvent, render, screen } from '@testing-library/react';
-import { formatDisplayDate, type Plugin } from '@marketplace/core';
+import { formatDisplayDate, THEME_TAG_ID, type Plugin } from '@marketplace/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ThemeCard, ThemeCardSkeleton } from '../theme-card/ThemeCard';
 import type { CardItem } from './card-data';
 import { cardItemFromPlugin } from './card-data';
 import { PluginCard, PluginCardSkeleton } from './PluginCard';
+import { PluginRecordCard } from './PluginRecordCard';
 import { RemotePluginCard } from './RemotePluginCard';
 
 const now = Date.UTC(2026, 10, 21, 12);
@@ -223,6 +224,66 @@ const pluginBody: Plugin = {
   customTabs: [],
   themes: [],
 };
+
+describe('PluginRecordCard', () => {
+  it('draws a plugin record as the plugin card, with links and images on the marketplace', () => {
+    const plugin = { ...pluginBody, info: { ...pluginBody.info, icon: '/files/rainbow.svg' } };
+    const { container } = render(
+      <PluginRecordCard
+        plugin={plugin}
+        baseUrl="https://plugins.example.com"
+        assetBase="https://plugins.example.com"
+        newWindow
+        now={now}
+      />,
+    );
+    const expected = render(
+      <PluginCard
+        item={cardItemFromPlugin(plugin)}
+        baseUrl="https://plugins.example.com"
+        assetBase="https://plugins.example.com"
+        newWindow
+        now={now}
+      />,
+    );
+    expect(container.innerHTML).toBe(expected.container.innerHTML);
+    const link = screen.getAllByRole('link', { name: 'Rainbow Brackets' })[0];
+    expect(link?.getAttribute('href')).toBe('https://plugins.example.com/plugin/42-rainbow-brackets');
+    expect(link?.getAttribute('target')).toBe('_blank');
+    expect(container.querySelector('img')?.getAttribute('src')).toBe(
+      'https://plugins.example.com/files/rainbow.svg',
+    );
+  });
+
+  it('draws a theme record as the theme card with its first screenshot', () => {
+    const theme: Plugin = {
+      ...pluginBody,
+      tags: [
+        {
+          id: THEME_TAG_ID,
+          name: 'Theme',
+          link: '/search?tags=Theme',
+          privileged: false,
+          searchable: true,
+          families: [],
+        },
+      ],
+      screenshots: [{ url: '/files/night.png' }, { url: '/files/day.png' }],
+    };
+    const { container } = render(
+      <PluginRecordCard plugin={theme} assetBase="https://plugins.example.com" now={now} />,
+    );
+    expect(container.querySelector('.mp-card--theme')).not.toBeNull();
+    expect(container.querySelector('.mp-card__image')?.getAttribute('src')).toBe(
+      'https://plugins.example.com/files/night.png',
+    );
+    // On the marketplace itself: relative links in the same window.
+    expect(container.querySelector('.mp-card__name a')?.getAttribute('href')).toBe(
+      '/plugin/42-rainbow-brackets',
+    );
+    expect(container.querySelector('.mp-card__name a')?.hasAttribute('target')).toBe(false);
+  });
+});
 
 describe('cards from the marketplace API', () => {
   afterEach(() => vi.unstubAllGlobals());

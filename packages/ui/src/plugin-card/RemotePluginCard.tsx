@@ -1,7 +1,6 @@
 import { usePlugin } from '../marketplace-api/hooks';
-import { ThemeCard } from '../theme-card/ThemeCard';
-import { cardItemFromPlugin } from './card-data';
-import { PluginCard, PluginCardSkeleton } from './PluginCard';
+import { PluginCardSkeleton } from './PluginCard';
+import { PluginRecordCard } from './PluginRecordCard';
 
 export interface RemotePluginCardProps {
   /** The marketplace's address, e.g. https://plugins.example.com. */
@@ -19,17 +18,7 @@ export function RemotePluginCard({ apiBase, pluginId, newWindow = true }: Remote
   const plugin = usePlugin(apiBase, pluginId);
   if (plugin.status === 'pending') return <PluginCardSkeleton />;
   if (plugin.status === 'rejected') return null;
-  const item = cardItemFromPlugin(plugin.data);
-  if (item.isTheme) {
-    return (
-      <ThemeCard
-        item={item}
-        imageUrl={plugin.data.screenshots[0]?.url}
-        baseUrl={apiBase}
-        assetBase={apiBase}
-        newWindow={newWindow}
-      />
-    );
-  }
-  return <PluginCard item={item} baseUrl={apiBase} assetBase={apiBase} newWindow={newWindow} />;
+  return (
+    <PluginRecordCard plugin={plugin.data} baseUrl={apiBase} assetBase={apiBase} newWindow={newWindow} />
+  );
 }

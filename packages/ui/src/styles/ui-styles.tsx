@@ -38,25 +38,10 @@ export const UI_STYLES = [
  * custom element adopts only its component's set, so a bundle of a few components ships only their CSS.
  * Each entry is one of the texts above, so a page can share one parsed sheet per text between elements.
  */
-export const PLUGIN_CARD_STYLES: readonly string[] = [
-  tokenStyles,
-  starRatingStyles,
-  loadingPlaceholderStyles,
-  cardStyles,
-  downloadsChartStyles,
-];
-/** {@link PLUGIN_CARD_STYLES} for InstallButton: its IDE menu and its toasts. */
-export const INSTALL_BUTTON_STYLES: readonly string[] = [
-  tokenStyles,
-  dropdownMenuStyles,
-  toastStyles,
-  installButtonStyles,
-  repositoryHintStyles,
-];
-/** {@link PLUGIN_CARD_STYLES} for AiButton. */
-export const AI_BUTTON_STYLES: readonly string[] = [tokenStyles, aiButtonStyles, repositoryHintStyles];
-/** {@link PLUGIN_CARD_STYLES} for OpenCourseButton and CourseLtiButton, which report through toasts. */
-export const COURSE_BUTTON_STYLES: readonly string[] = [tokenStyles, toastStyles, courseButtonStyles];
+export { PLUGIN_CARD_STYLES } from '../plugin-card/plugin-card-styles';
+export { INSTALL_BUTTON_STYLES } from '../install-button/install-button-styles';
+export { AI_BUTTON_STYLES } from '../ai-button/ai-button-styles';
+export { COURSE_BUTTON_STYLES } from '../course-button/course-button-styles';
 
 /** Renders the component styles; place it once, inside the shadow root or the page. */
 export function UiStyles() {
