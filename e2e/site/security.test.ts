@@ -328,6 +328,13 @@ describe('the site against hostile content, framing and accessibility', () => {
       await page.goto(`${server.origin}/dashboard/new`);
       await page.getByLabel('License URL').waitFor(POLL);
       expect(await seriousViolations(page), '/dashboard/new').toEqual([]);
+      // The tag picker with its list open and a tag chosen.
+      const tags = page.getByRole('combobox', { name: 'Tags' });
+      await tags.fill('Lang');
+      await tags.press('Enter');
+      await tags.fill('co');
+      await page.getByRole('listbox').getByRole('option').first().waitFor(POLL);
+      expect(await seriousViolations(page), '/dashboard/new with the tag list open').toEqual([]);
     } finally {
       await context.close();
     }

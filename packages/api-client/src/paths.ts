@@ -84,6 +84,8 @@ export const apiPaths = {
   approvalQueue: (query: QueryParameters = {}) => withQuery('/api/admin/plugins/pending', query),
   searchPlugins: (query: QueryParameters = {}) => withQuery('/api/searchPlugins', query),
   searchSuggest: (query: QueryParameters) => withQuery('/api/searchSuggest', query),
+  /** The catalogue's tags, of one family if asked. */
+  tags: (query: QueryParameters = {}) => withQuery('/api/tags', query),
   productAggregation: (query: QueryParameters = {}) => withQuery('/api/search/aggregation/products', query),
   compatibleUpdates: () => '/api/search/updates/compatible',
   nearestUpdates: (query: QueryParameters) => withQuery('/api/search/updates/nearest', query),

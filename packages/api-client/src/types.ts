@@ -31,6 +31,7 @@ import type {
   NewPluginReportBody,
   NearestUpdatesResult,
   PluginBody,
+  PluginLifecycleBody,
   PluginCommentsQuery,
   PluginQuery,
   PluginReportBody,
@@ -52,6 +53,8 @@ import type {
   SetPluginDevelopersBody,
   SetPluginTagsBody,
   SetRatingBody,
+  TagBody,
+  TagListQuery,
   UpdatePluginFieldsBody,
   UpdatePluginUrlsBody,
   UpdateReviewBody,
@@ -60,6 +63,7 @@ import type {
   UserBody,
   UserCommentsQuery,
   UserPluginsQuery,
+  UserPluginSummaryBody,
 } from '@marketplace/api-contract';
 import type { Static } from 'typebox';
 
@@ -71,6 +75,12 @@ export type PluginOptions = Input<Static<typeof PluginQuery>>;
 export type Rating = RatingBody;
 export type GranularRating = GranularRatingBody;
 export type PluginSummary = PluginSummaryBody;
+/** Where an item is in its lifecycle, in the answers of its developers and administrators only. */
+export type PluginLifecycle = PluginLifecycleBody;
+/** A summary in a user's list of items, with the lifecycle of those the viewer develops or administers. */
+export type UserPluginSummary = UserPluginSummaryBody;
+export type Tag = TagBody;
+export type TagListInput = TagListQuery;
 export type Developer = DeveloperBody;
 export type CompatibleProducts = Static<typeof CompatibleProductsSchema>;
 export type PluginVersion = PluginVersionBody;

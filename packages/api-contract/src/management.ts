@@ -2,6 +2,7 @@
  * What an item's developers (and administrators) send to change it: fields, links, tags, developers,
  * compatibility, build ranges, the order of their items, screenshots and documentation tabs.
  */
+import { MAX_PLUGIN_TAGS } from '@marketplace/core';
 import { Type, type Static } from 'typebox';
 
 const DatabaseId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
@@ -62,7 +63,7 @@ const StringList = <Key extends string>(key: Key, maxItems: number) => {
 };
 
 /** POST /api/plugins/{id}/tags: tag ids or names (core's tagsForUpdate sends them as strings). */
-export const SetPluginTagsBody = StringList('tags', 30);
+export const SetPluginTagsBody = StringList('tags', MAX_PLUGIN_TAGS);
 export type SetPluginTagsBody = Static<typeof SetPluginTagsBody>;
 
 /** POST /api/plugins/{id}/developers: logins or user ids, besides the owner. */

@@ -6,7 +6,7 @@ import {
 } from '@marketplace/core';
 import { Type, type Static } from 'typebox';
 import { FamilySchema, Nullable, Timestamp, pageQuery } from './common';
-import { PluginSummarySchema } from './plugins';
+import { PluginLifecycleSchema, PluginSummarySchema } from './plugins';
 
 export const UserSchema = Type.Object({
   id: Type.Integer(),
@@ -55,6 +55,14 @@ export const UserPluginsQuery = Type.Object({
   }),
 });
 export const PluginSummaryListSchema = Type.Array(PluginSummarySchema);
+
+/** GET /api/users/{id}/plugins: summaries, with the lifecycle of the items the viewer develops or administers. */
+export const UserPluginSummarySchema = Type.Object({
+  ...PluginSummarySchema.properties,
+  lifecycle: Type.Optional(PluginLifecycleSchema),
+});
+export type UserPluginSummaryBody = Static<typeof UserPluginSummarySchema>;
+export const UserPluginSummaryListSchema = Type.Array(UserPluginSummarySchema);
 
 export const FeaturedQuery = Type.Object({
   product: Type.Enum([...IDE_PRODUCT_KEYS], { description: 'IDE product key, e.g. IDEA' }),

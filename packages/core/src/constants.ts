@@ -59,6 +59,8 @@ export const BRAND_ACCENT_COLOR = '#167dff';
 
 /** Items carrying the tag with this id are themes. */
 export const THEME_TAG_ID = 164;
+/** The most tags an item may carry (its first upload and POST /api/plugins/{id}/tags refuse more). */
+export const MAX_PLUGIN_TAGS = 30;
 
 /** Toasts other than errors close by themselves after this long, unless kept open or holding controls. */
 export const TOAST_AUTO_CLOSE_MS = 5000;

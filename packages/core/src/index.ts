@@ -17,3 +17,4 @@ export * from './verification';
 export * from './features';
 export * from './consent';
 export * from './lifecycle';
+export * from './developer-status';

@@ -1,7 +1,9 @@
 /** Where a plugin is in its life (the server's plugins.lifecycle_state). */
-export type LifecycleState = 'draft' | 'published' | 'removal_requested' | 'deleted';
+export const PLUGIN_LIFECYCLE_STATES = ['draft', 'published', 'removal_requested', 'deleted'] as const;
+export type LifecycleState = (typeof PLUGIN_LIFECYCLE_STATES)[number];
 /** Whether administrators blocked a plugin: not at all, some of its versions, or all of it. */
-export type BlockState = 'none' | 'partial' | 'blocked';
+export const PLUGIN_BLOCK_STATES = ['none', 'partial', 'blocked'] as const;
+export type BlockState = (typeof PLUGIN_BLOCK_STATES)[number];
 
 /** The actions of spec §4 on a plugin, each a POST (delete is also DELETE /api/plugins/{id}). */
 export const LIFECYCLE_ACTIONS = [

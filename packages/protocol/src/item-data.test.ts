@@ -58,10 +58,13 @@ const plugin: Plugin = {
 
 describe('embed item data', () => {
   it('leaves out moderation and commercial fields, screens, tags and the custom IDE list', () => {
-    const data = toEmbedItemData({ ...plugin, customIdeList: ['IU'] } as Plugin, 4.4);
+    const lifecycle = { lifecycleState: 'draft', approved: false, pendingVersions: 1 };
+    const data = toEmbedItemData({ ...plugin, customIdeList: ['IU'], lifecycle } as Plugin, 4.4);
     expect(data).not.toHaveProperty('screenshots');
     expect(data).not.toHaveProperty('tags');
     expect(data).not.toHaveProperty('customIdeList');
+    // What its developers are shown of its lifecycle stays on the marketplace.
+    expect(data).not.toHaveProperty('lifecycle');
     for (const field of ['approve', 'hasUnapprovedUpdate', 'pricingModel', 'removalRequested']) {
       expect(data.info).not.toHaveProperty(field);
     }

@@ -12,8 +12,11 @@ export const EMBED_OMITTED_INFO_FIELDS = [
   'removalRequested',
 ] as const satisfies readonly (keyof PluginInfo)[];
 
-/** Top-level fields of the item never posted: the custom IDE list, screenshots and tags. */
-export const EMBED_OMITTED_FIELDS = ['customIdeList', 'screenshots', 'tags'] as const;
+/**
+ * Top-level fields of the item never posted: the custom IDE list, screenshots and tags, and the lifecycle the
+ * server adds for the item's developers (a developer signed in on the marketplace may view a host page).
+ */
+export const EMBED_OMITTED_FIELDS = ['customIdeList', 'screenshots', 'tags', 'lifecycle'] as const;
 
 type OmittedInfoField = (typeof EMBED_OMITTED_INFO_FIELDS)[number];
 type OmittedField = (typeof EMBED_OMITTED_FIELDS)[number];

@@ -8,7 +8,7 @@ import type { ReactNode } from 'react';
  * card (outside it: the whole card is the item's link). `className` is added to the list's (e.g.
  * `site-grid--six`: three, two or one columns, so six items fill their rows at every width).
  */
-export function ItemGrid({
+export function ItemGrid<Item extends PluginSummary>({
   items,
   loading = false,
   skeletons = 6,
@@ -16,11 +16,11 @@ export function ItemGrid({
   actions,
   className,
 }: {
-  items: readonly PluginSummary[] | undefined;
+  items: readonly Item[] | undefined;
   loading?: boolean;
   skeletons?: number;
   label: string;
-  actions?: (item: PluginSummary) => ReactNode;
+  actions?: (item: Item) => ReactNode;
   className?: string;
 }) {
   const classes = className ? `site-grid ${className}` : 'site-grid';

@@ -142,6 +142,17 @@ describe('the edit (manage) page', () => {
   });
 
   it('shows only "Internal Error" when a lifecycle action answers 500', async () => {
+    // A draft with its first version: Publish is offered.
+    const lifecycle = {
+      lifecycleState: 'draft',
+      approved: false,
+      blockState: 'none',
+      modificationAllowed: true,
+      hidden: false,
+      pendingVersions: 1,
+      versions: 1,
+    };
+    answers['GET /api/plugins/7'] = { status: 200, body: { ...plugin, lifecycle } };
     answers['POST /api/plugins/7/publish'] = { status: 500, body: { message: SERVER_DETAIL } };
     renderAt('/dashboard/plugin/7', '/dashboard/plugin/:pluginId', <EditPluginPage />);
     fireEvent.click(await screen.findByRole('button', { name: 'Publish' }));

@@ -288,10 +288,18 @@ const managementRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (unknown.length > 0) throw new ApiError('badRequest', `Unknown tags: ${unknown.join(', ')}.`);
       const privileged = found.filter((row) => row.privileged);
       if (privileged.length > 0 && !isAdministrator(request.viewer)) {
-        throw new ApiError(
-          'forbidden',
-          `Only administrators can give the tags ${privileged.map((row) => row.name).join(', ')}.`,
-        );
+        // Developers may keep the privileged tags an administrator gave (the form sends every tag back).
+        const given = await app.db
+          .select({ tagId: pluginTags.tagId })
+          .from(pluginTags)
+          .where(eq(pluginTags.pluginId, request.params.id));
+        const added = privileged.filter((row) => !given.some((tag) => tag.tagId === row.id));
+        if (added.length > 0) {
+          throw new ApiError(
+            'forbidden',
+            `Only administrators can give the tags ${added.map((row) => row.name).join(', ')}.`,
+          );
+        }
       }
       return changePlugin(request, request.params.id, 'update-tags', async (tx) => {
         const pluginId = request.params.id;

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import {
   isProductFamily,
   isValidWebsite,
+  MAX_PLUGIN_TAGS,
   normalizeLink,
   type PricingModel,
   type ProductFamily,
@@ -376,6 +377,9 @@ export async function uploadNewPlugin(
   const tagNames = tagNamesOf(form);
   if (tagNames.length === 0) {
     throw new UploadRefusal(400, 'Choose at least one tag for the plugin ("tags", separated by commas).');
+  }
+  if (tagNames.length > MAX_PLUGIN_TAGS) {
+    throw new UploadRefusal(400, `Choose at most ${MAX_PLUGIN_TAGS} tags for the plugin.`);
   }
   const knownTags = await env.db
     .select({ id: tags.id, name: tags.name, privileged: tags.privileged })

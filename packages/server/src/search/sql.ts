@@ -32,8 +32,36 @@ export function pluginVisibleTo(viewer: Viewer | undefined): SQL {
   if (!viewer) return sql`p.listed`;
   // Administrators see every state, deleted included: they are the ones who may restore it.
   if (viewer.isAdmin) return sql`true`;
-  return sql`(p.listed OR (p.lifecycle_state <> 'deleted' AND (p.owner_id = ${viewer.userId} OR EXISTS (
-    SELECT 1 FROM plugin_developers d WHERE d.plugin_id = p.id AND d.user_id = ${viewer.userId}))))`;
+  return sql`(p.listed OR (p.lifecycle_state <> 'deleted' AND ${developedBy(viewer.userId)}))`;
+}
+
+/**
+ * The condition "this viewer manages the plugin aliased `p`": an administrator, or its owner or one of its
+ * developers (a deleted plugin is the administrators' only). They are shown its lifecycle.
+ */
+export function pluginManagedBy(viewer: Viewer | undefined): SQL {
+  if (!viewer) return sql`false`;
+  if (viewer.isAdmin) return sql`true`;
+  return sql`(p.lifecycle_state <> 'deleted' AND ${developedBy(viewer.userId)})`;
+}
+
+function developedBy(userId: number): SQL {
+  return sql`(p.owner_id = ${userId} OR EXISTS (
+    SELECT 1 FROM plugin_developers d WHERE d.plugin_id = p.id AND d.user_id = ${userId}))`;
+}
+
+/**
+ * Columns of the lifecycle of the plugin aliased `p` (see toPluginLifecycle), null for viewers who do not
+ * manage it.
+ */
+export function pluginLifecycleColumns(viewer: Viewer | undefined): SQL {
+  return sql`CASE WHEN ${pluginManagedBy(viewer)} THEN json_build_object(
+      'lifecycleState', p.lifecycle_state, 'approved', p.approved, 'blockState', p.block_state,
+      'modificationAllowed', p.modification_allowed, 'hidden', p.hidden,
+      'pendingVersions', (SELECT count(*) FROM plugin_versions lv
+        WHERE lv.plugin_id = p.id AND lv.approval_state = 'pending'),
+      'versions', (SELECT count(*) FROM plugin_versions lv WHERE lv.plugin_id = p.id))
+    END AS lifecycle`;
 }
 
 /** The condition "the version aliased `pv` can be seen and downloaded by this viewer". */

@@ -251,6 +251,7 @@ describe('documents', () => {
       '/api/plugins/{id}',
       '/api/searchPlugins',
       '/api/search/aggregation/products',
+      '/api/tags',
       '/api/comments',
       '/api/users/{id}/plugins',
       '/statistic/downloads-count/day',

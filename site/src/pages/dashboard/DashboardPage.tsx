@@ -8,6 +8,7 @@ import { api } from '../../lib/api';
 import { errorText } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
+import { StatusBadge } from './PluginStatus';
 
 function MyItems({ user }: { user: SignedInUser }) {
   const [page, setPage] = useState(1);
@@ -44,6 +45,7 @@ function MyItems({ user }: { user: SignedInUser }) {
           items={items.data.data}
           actions={(item) => (
             <>
+              {item.lifecycle ? <StatusBadge lifecycle={item.lifecycle} /> : null}
               <Link to={`/dashboard/plugin/${item.id}`} aria-label={`Manage ${item.name}`}>
                 Manage
               </Link>

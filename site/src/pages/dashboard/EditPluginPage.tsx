@@ -15,13 +15,16 @@ import {
   PRICING_MODELS,
   pricingModelLabel,
   tagsForUpdate,
+  uploadedVersionNote,
   type ChangeReason,
   type UploadResult,
 } from '@marketplace/core';
 import { useToasts } from '@marketplace/ui';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
+import { RequiredMark, RequiredNote } from '../../components/RequiredMark';
 import { RequireSignIn } from '../../components/RequireSignIn';
+import { TagPicker } from '../../components/TagPicker';
 import { UploadProgressBar, UploadResultView } from '../../components/UploadFeedback';
 import { api } from '../../lib/api';
 import { errorText, showErrorToast } from '../../lib/errors';
@@ -29,6 +32,7 @@ import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
 import { PluginVerification } from '../verification/VerificationPanel';
 import { DevelopersBlock } from './DevelopersBlock';
+import { PluginStatusBlock } from './PluginStatus';
 
 const URL_FIELDS: readonly (readonly [PluginUrlField, string])[] = [
   ['url', 'Website'],
@@ -103,7 +107,8 @@ function NewVersion({ plugin, onUploaded }: { plugin: Plugin; onUploaded: () => 
       );
       setResult(outcome.result);
       if (outcome.ok) {
-        setMessage(`Version ${outcome.data?.version ?? ''} is uploaded.`);
+        const note = plugin.lifecycle ? ` ${uploadedVersionNote(plugin.lifecycle)}` : '';
+        setMessage(`Version ${outcome.data?.version ?? ''} is uploaded.${note}`);
         onUploaded();
       }
     } catch (error) {
@@ -117,11 +122,16 @@ function NewVersion({ plugin, onUploaded }: { plugin: Plugin; onUploaded: () => 
     <Block title="Upload a new version">
       <form className="site-form" onSubmit={submit} noValidate>
         <label className="site-field">
-          <span>Archive</span>
+          <span>
+            Archive
+            <RequiredMark />
+          </span>
           <input
             type="file"
             name="file"
             accept=".zip,.jar"
+            required
+            aria-required="true"
             onChange={(event) => setFile(event.target.files?.[0])}
           />
         </label>
@@ -160,38 +170,6 @@ function NewVersion({ plugin, onUploaded }: { plugin: Plugin; onUploaded: () => 
   );
 }
 
-/** The developer's own lifecycle actions; the server refuses (409, with its reason) what the state does not allow. */
-function Visibility({ plugin, onChanged }: { plugin: Plugin; onChanged: () => void }) {
-  const save = useSave();
-  const act = async (action: string, what: string) => {
-    if (
-      await save(what, () =>
-        api.request({ method: 'POST', path: `/api/plugins/${plugin.id}/${action}`, json: {} }),
-      )
-    )
-      onChanged();
-  };
-  return (
-    <Block title="Publishing">
-      <p className="site-muted">
-        A new plugin is a draft until you publish it; administrators then approve it for everyone to see.
-      </p>
-      <div className="site-form-actions">
-        <button type="button" className="mp-button" onClick={() => void act('publish', 'Publishing')}>
-          Publish
-        </button>
-        <button
-          type="button"
-          className="site-button-secondary"
-          onClick={() => void act('request-removal', 'Removal request')}
-        >
-          Request removal
-        </button>
-      </div>
-    </Block>
-  );
-}
-
 function Fields({ plugin, onSaved }: { plugin: Plugin; onSaved: () => void }) {
   const save = useSave();
   const [fields, setFields] = useState({
@@ -220,9 +198,13 @@ function Fields({ plugin, onSaved }: { plugin: Plugin; onSaved: () => void }) {
     <Block title="Details and links">
       <form className="site-form" onSubmit={submit}>
         <label className="site-field">
-          <span>Name</span>
+          <span>
+            Name
+            <RequiredMark />
+          </span>
           <input
             required
+            aria-required="true"
             maxLength={255}
             value={fields.name ?? ''}
             onChange={(event) => set('name')(event.target.value)}
@@ -278,21 +260,18 @@ function Fields({ plugin, onSaved }: { plugin: Plugin; onSaved: () => void }) {
   );
 }
 
-function Tags({ plugin, onSaved }: { plugin: Plugin; onSaved: () => void }) {
+/** The item's tags, picked from the catalogue's tags of its family; privileged ones by administrators only. */
+function TagsBlock({ plugin, isAdmin, onSaved }: { plugin: Plugin; isAdmin: boolean; onSaved: () => void }) {
   const save = useSave();
-  const [text, setText] = useState(plugin.tags.map((tag) => tag.name).join(', '));
+  const [chosen, setChosen] = useState(() => plugin.tags.map((tag) => tag.name));
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const names = text
-      .split(',')
-      .map((tag) => tag.trim())
-      .filter(Boolean);
     if (
       await save('Tags', () =>
         api.request({
           method: 'POST',
           path: `/api/plugins/${plugin.id}/tags`,
-          json: tagsForUpdate(names) satisfies PluginTagsInput,
+          json: tagsForUpdate(chosen) satisfies PluginTagsInput,
         }),
       )
     )
@@ -300,14 +279,18 @@ function Tags({ plugin, onSaved }: { plugin: Plugin; onSaved: () => void }) {
   }
   return (
     <Block title="Tags">
-      <form className="site-inline-form" onSubmit={submit}>
-        <label className="mp-visually-hidden" htmlFor="tags-input">
-          Tags, comma-separated
-        </label>
-        <input id="tags-input" value={text} onChange={(event) => setText(event.target.value)} />
-        <button type="submit" className="mp-button">
-          Save tags
-        </button>
+      <form className="site-form" onSubmit={submit} aria-label="Tags">
+        <TagPicker
+          family={plugin.info.family}
+          value={chosen}
+          onChange={setChosen}
+          allowPrivileged={isAdmin}
+        />
+        <div className="site-form-actions">
+          <button type="submit" className="mp-button">
+            Save tags
+          </button>
+        </div>
       </form>
     </Block>
   );
@@ -424,7 +407,7 @@ function BuildRange({ version, onSaved }: { version: PluginVersion; onSaved: () 
   );
 }
 
-function Manage({ pluginId }: { pluginId: number }) {
+function Manage({ pluginId, isAdmin }: { pluginId: number; isAdmin: boolean }) {
   const [plugin, reload] = useLoad((signal) => api.getPlugin(pluginId, {}, { signal }), [pluginId]);
   const [versions, reloadVersions] = useLoad(
     (signal) => api.getVersions(pluginId, { size: 10 }, { signal }),
@@ -454,9 +437,8 @@ function Manage({ pluginId }: { pluginId: number }) {
           Open page
         </Link>
       </h1>
-      {!data.info.approve ? (
-        <p className="site-callout site-callout--warning">Waiting for an administrator’s approval.</p>
-      ) : null}
+      <PluginStatusBlock plugin={data} onChanged={reload} />
+      <RequiredNote />
       <NewVersion
         plugin={data}
         onUploaded={() => {
@@ -464,7 +446,6 @@ function Manage({ pluginId }: { pluginId: number }) {
           reloadVersions();
         }}
       />
-      <Visibility plugin={data} onChanged={reload} />
       <Fields key={`fields-${data.info.name}`} plugin={data} onSaved={reload} />
       <Block title="Selling">
         <p className="site-muted">
@@ -478,7 +459,12 @@ function Manage({ pluginId }: { pluginId: number }) {
           </Link>
         </div>
       </Block>
-      <Tags plugin={data} onSaved={reload} />
+      <TagsBlock
+        key={`tags-${data.tags.map((tag) => tag.name).join(',')}`}
+        plugin={data}
+        isAdmin={isAdmin}
+        onSaved={reload}
+      />
       <DevelopersBlock pluginId={data.id} />
       <FileUpload
         title="Icon"
@@ -498,11 +484,15 @@ function Manage({ pluginId }: { pluginId: number }) {
         accept=".md,.markdown,.html,.htm"
         extra={
           <label className="site-field">
-            <span>Tab name</span>
+            <span>
+              Tab name
+              <RequiredMark />
+            </span>
             <input
               value={docTab}
               maxLength={100}
               required
+              aria-required="true"
               onChange={(event) => setDocTab(event.target.value)}
             />
           </label>
@@ -532,11 +522,11 @@ export default function EditPluginPage() {
   const id = /^\d{1,10}$/.test(pluginId) ? Number(pluginId) : undefined;
   return (
     <RequireSignIn>
-      {() =>
+      {(user) =>
         id === undefined ? (
           <p className="site-page site-error">There is no plugin {pluginId}.</p>
         ) : (
-          <Manage pluginId={id} />
+          <Manage pluginId={id} isAdmin={user.isAdmin} />
         )
       }
     </RequireSignIn>

@@ -9,6 +9,7 @@ import type {
   DeveloperBody,
   GranularRatingBody,
   PluginBody,
+  PluginLifecycleBody,
   PluginVersionBody,
   RatingBody,
 } from '@marketplace/api-contract';
@@ -20,13 +21,21 @@ import {
   pluginIconPath,
   pluginPagePath,
   tagSearchPath,
+  toPluginLifecycle,
   toPluginSummary,
   userPagePath,
   type PluginSummaryRow,
   type StoredPluginSummary,
 } from '../../search/plugin-summary';
 import { RecentDownloads } from '../../search/recent-downloads';
-import { epochMs, pluginVisibleTo, selectRows, versionVisibleTo, type Viewer } from '../../search/sql';
+import {
+  epochMs,
+  pluginLifecycleColumns,
+  pluginVisibleTo,
+  selectRows,
+  versionVisibleTo,
+  type Viewer,
+} from '../../search/sql';
 
 interface PluginRow {
   id: number;
@@ -70,6 +79,7 @@ interface PluginRow {
   tabs: { tab_name: string; url_suffix: string; generate_toc: boolean }[];
   products: IdeProductKey[];
   star_votes: Record<string, number> | null;
+  lifecycle: PluginLifecycleBody | null;
 }
 
 /** The id of the plugin if this viewer may see it, else undefined (absent and hidden look the same). */
@@ -127,7 +137,8 @@ export async function loadPlugin(
           FROM plugin_compatible_products cp WHERE cp.plugin_id = p.id) AS products,
         (SELECT json_object_agg(r.rating, r.count) FROM (SELECT rv.rating, count(*)::int AS count
           FROM reviews rv JOIN users u ON u.id = rv.author_id WHERE rv.plugin_id = p.id AND NOT u.banned
-          GROUP BY rv.rating) r) AS star_votes
+          GROUP BY rv.rating) r) AS star_votes,
+        ${pluginLifecycleColumns(viewer)}
       FROM plugins p LEFT JOIN vendors v ON v.id = p.vendor_id
       WHERE p.id = ${id} AND ${pluginVisibleTo(viewer)}`,
     ),
@@ -208,6 +219,8 @@ export async function loadPlugin(
     themes,
     compatibleProducts: row.products,
     downloadStatistics: chart?.downloadStatistics ?? [],
+    // Its developers and administrators see where it is in its lifecycle; nobody else learns of a draft.
+    ...(row.lifecycle ? { lifecycle: toPluginLifecycle(row.lifecycle) } : {}),
   };
 }
 

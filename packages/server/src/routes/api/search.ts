@@ -6,14 +6,18 @@ import {
   SearchPluginsResult,
   SearchSuggestQuery,
   SearchSuggestResult,
+  TagListQuery,
+  TagListSchema,
 } from '@marketplace/api-contract';
-import { viewerOf } from '../../search/sql';
+import type { ProductFamily } from '@marketplace/core';
+import { sql } from 'drizzle-orm';
+import { selectRows, viewerOf } from '../../search/sql';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pluginPagePath, tagSearchPath } from '../../search/plugin-summary';
 import { suggest } from '../../search/suggest';
 import { setOffsetLinks } from '../pagination';
 
-/** GET /api/searchPlugins, /api/searchSuggest and /api/search/aggregation/products. */
+/** GET /api/searchPlugins, /api/searchSuggest, /api/search/aggregation/products and /api/tags. */
 const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/searchPlugins',
@@ -72,6 +76,39 @@ const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         })),
         tags: found.tags.map((tag) => ({ id: tag.id, name: tag.name, link: tagSearchPath(tag.name) })),
       };
+    },
+  );
+
+  app.get(
+    '/api/tags',
+    {
+      config: { cache: 'public' },
+      schema: {
+        tags: ['search'],
+        summary:
+          "The catalogue's tags by name, of one family if asked (the upload and manage forms pick from them)",
+        querystring: TagListQuery,
+        response: { 200: TagListSchema, 400: ErrorBody },
+      },
+    },
+    async (request) => {
+      const { family } = request.query;
+      // A tag that names no family belongs to every family (as in the suggestions).
+      const familyCondition = family
+        ? sql`WHERE cardinality(t.families) = 0 OR ${family} = ANY (t.families)`
+        : sql``;
+      const rows = await selectRows<{
+        id: number;
+        name: string;
+        privileged: boolean;
+        searchable: boolean;
+        families: ProductFamily[];
+      }>(
+        app.db,
+        sql`SELECT t.id, t.name, t.privileged, t.searchable, t.families FROM tags t ${familyCondition}
+          ORDER BY t.name`,
+      );
+      return rows.map((tag) => ({ ...tag, link: tagSearchPath(tag.name) }));
     },
   );
 };

@@ -1,16 +1,22 @@
-import type { CommentBody, UserBody } from '@marketplace/api-contract';
+import type {
+  CommentBody,
+  PluginLifecycleBody,
+  UserBody,
+  UserPluginSummaryBody,
+} from '@marketplace/api-contract';
 import type { IdeProductKey, ProductFamily } from '@marketplace/core';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import {
   PLUGIN_SUMMARY_COLUMNS,
   pluginPagePath,
+  toPluginLifecycle,
   toPluginSummary,
   userPagePath,
   type PluginSummaryRow,
   type StoredPluginSummary,
 } from '../../search/plugin-summary';
-import { epochMs, pluginVisibleTo, selectRows, type Viewer } from '../../search/sql';
+import { epochMs, pluginLifecycleColumns, pluginVisibleTo, selectRows, type Viewer } from '../../search/sql';
 
 /** A review row as the comment queries select it (reviews/ selects the same columns). */
 export interface CommentRow {
@@ -155,7 +161,7 @@ export async function loadUserPlugins(
   viewer: Viewer | undefined,
   page: number,
   size: number,
-): Promise<{ plugins: StoredPluginSummary[]; total: number }> {
+): Promise<{ plugins: Omit<UserPluginSummaryBody, 'downloadStatistics'>[]; total: number }> {
   if (families.length === 0) return { plugins: [], total: 0 };
   const where = sql`${pluginVisibleTo(viewer)} AND p.family IN (${sql.join(
     [...new Set(families)].map((family) => sql`${family}`),
@@ -163,14 +169,20 @@ export async function loadUserPlugins(
   )}) AND (p.owner_id = ${userId}
     OR EXISTS (SELECT 1 FROM plugin_developers d WHERE d.plugin_id = p.id AND d.user_id = ${userId}))`;
   const [rows, counted] = await Promise.all([
-    selectRows<PluginSummaryRow>(
+    selectRows<PluginSummaryRow & { lifecycle: PluginLifecycleBody | null }>(
       db,
-      sql`SELECT ${PLUGIN_SUMMARY_COLUMNS} FROM plugins p LEFT JOIN vendors v ON v.id = p.vendor_id
+      sql`SELECT ${PLUGIN_SUMMARY_COLUMNS}, ${pluginLifecycleColumns(viewer)}
+        FROM plugins p LEFT JOIN vendors v ON v.id = p.vendor_id
         WHERE ${where} ORDER BY p.downloads DESC, p.id DESC LIMIT ${size} OFFSET ${(page - 1) * size}`,
     ),
     selectRows<{ total: number }>(db, sql`SELECT count(*)::int AS total FROM plugins p WHERE ${where}`),
   ]);
-  return { plugins: rows.map(toPluginSummary), total: counted[0]?.total ?? 0 };
+  // The lifecycle of each item the viewer develops or administers (their dashboard's status labels).
+  const plugins = rows.map((row) => ({
+    ...toPluginSummary(row),
+    ...(row.lifecycle ? { lifecycle: toPluginLifecycle(row.lifecycle) } : {}),
+  }));
+  return { plugins, total: counted[0]?.total ?? 0 };
 }
 
 /** Featured items for an IDE product, in their display order, optionally of one family. */

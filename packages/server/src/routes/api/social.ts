@@ -6,6 +6,7 @@ import {
   IdParams,
   PluginCommentsQuery,
   PluginSummaryListSchema,
+  UserPluginSummaryListSchema,
   UserCommentsQuery,
   UserPluginsQuery,
   UserSchema,
@@ -77,7 +78,7 @@ const socialRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Items a user owns or develops, 12 a page; families default to all but edu',
         params: IdParams,
         querystring: UserPluginsQuery,
-        response: { 200: PluginSummaryListSchema, 400: ErrorBody, 404: ErrorBody },
+        response: { 200: UserPluginSummaryListSchema, 400: ErrorBody, 404: ErrorBody },
       },
     },
     async (request, reply) => {
