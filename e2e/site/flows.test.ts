@@ -130,54 +130,69 @@ describe('the marketplace site in Chromium', () => {
   it('publishes a new plugin and version that an administrator approves into search and the IDE feed', async () => {
     const xmlId = `com.example.e2e.site${Date.now()}`;
     const name = `Site Flow Lens ${Date.now() % 100000}`;
+    const jar = (version: string) => ({
+      name: `lens-${version}.jar`,
+      mimeType: 'application/java-archive',
+      buffer: pluginJar({ xmlId, name, version, description: '<p>Lenses for every file you open.</p>' }),
+    });
     const developer = await openPage(browser);
     const admin = await openPage(browser);
     try {
       const page = developer.page;
+      const status = page.getByRole('region', { name: 'Status' });
+      const statusLabel = status.locator('.site-status__label');
       await page.goto(`${server.origin}/dashboard`);
       await signIn(page, 'developer', server.passwords.developer);
       await page.getByRole('link', { name: 'Add a new plugin' }).click();
       await page.waitForURL(/\/dashboard\/new/);
+      // Required fields are marked before anything is sent.
+      expect(await page.getByLabel('License URL').getAttribute('aria-required')).toBe('true');
       await page.getByRole('button', { name: 'Upload plugin' }).click();
       await page.getByText('Choose the plugin archive (.zip or .jar).').waitFor();
+      await page.getByText('Choose at least one tag.').waitFor();
 
-      await page.getByLabel('Plugin archive').setInputFiles({
-        name: 'lens.jar',
-        mimeType: 'application/java-archive',
-        buffer: pluginJar({
-          xmlId,
-          name,
-          version: '1.0.0',
-          description: '<p>Lenses for every file you open.</p>',
-        }),
-      });
+      await page.getByLabel('Plugin archive').setInputFiles(jar('1.0.0'));
       await page.getByLabel('License URL').fill('https://example.com/license');
-      await page.getByRole('button', { name: 'Upload plugin' }).click();
-      // The server's validation result is shown as the spec's errors list.
-      await page.getByText('Choose at least one tag for the plugin').waitFor(POLL);
-      await page.getByLabel('Tags (comma-separated)').fill('Languages');
+      // Tags come from the catalogue's list: unknown text is not added, a typed-ahead tag is.
+      const tags = page.getByRole('combobox', { name: 'Tags' });
+      await tags.fill('Nonsense');
+      await tags.press('Enter');
+      await page
+        .getByText('“Nonsense” is not one of the catalogue’s tags: pick one from the list.')
+        .waitFor();
+      await tags.fill('Langu');
+      await page.getByRole('option', { name: 'Languages', exact: true }).waitFor(POLL);
+      await tags.press('Enter');
+      await page.getByRole('button', { name: 'Remove tag Languages' }).waitFor();
       await page.getByRole('button', { name: 'Upload plugin' }).click();
       await page.getByText('Version 1.0.0 is uploaded').waitFor(POLL);
+      // The first upload makes a draft, with Publish as its next step, right there.
+      await statusLabel.getByText('Draft', { exact: true }).waitFor(POLL);
+      await status
+        .getByText(
+          'Not visible to anyone else yet. Publish it to send it to the administrators for approval.',
+        )
+        .waitFor();
+      expect(await status.getByRole('button', { name: 'Publish', exact: true }).count()).toBe(1);
+
       await page.getByRole('link', { name: 'Manage the plugin' }).click();
       await page.waitForURL(/\/dashboard\/plugin\/\d+/);
       const pluginId = Number(/\/dashboard\/plugin\/(\d+)/.exec(page.url())?.[1]);
       // The page is complete once its version list has loaded.
       await page.getByRole('form', { name: 'Compatibility of version 1.0.0' }).waitFor(POLL);
+      await statusLabel.getByText('Draft', { exact: true }).waitFor(POLL);
 
-      await page.getByLabel('Archive').setInputFiles({
-        name: 'lens-1.1.0.jar',
-        mimeType: 'application/java-archive',
-        buffer: pluginJar({
-          xmlId,
-          name,
-          version: '1.1.0',
-          description: '<p>Lenses for every file you open.</p>',
-        }),
-      });
+      await page.getByLabel('Archive').setInputFiles(jar('1.1.0'));
       await page.getByRole('button', { name: 'Upload version' }).click();
-      await page.getByText('Version 1.1.0 is uploaded.').waitFor(POLL);
-      await page.getByRole('button', { name: 'Publish', exact: true }).click();
-      await page.getByText('Publishing saved').waitFor(POLL);
+      await page
+        .getByText(
+          'Version 1.1.0 is uploaded. It is part of the draft: publish the plugin to send it to the administrators for approval.',
+        )
+        .waitFor(POLL);
+      await status.getByRole('button', { name: 'Publish', exact: true }).click();
+      await page.getByText('Published: it now waits for the administrators’ approval').waitFor(POLL);
+      await statusLabel.getByText('Waiting for approval', { exact: true }).waitFor(POLL);
+      expect(await page.getByRole('button', { name: 'Publish', exact: true }).count()).toBe(0);
 
       const search = () =>
         getJson<{ plugins: { id: number }[] }>(
@@ -186,15 +201,30 @@ describe('the marketplace site in Chromium', () => {
         );
       expect((await search()).plugins.map((plugin) => plugin.id)).not.toContain(pluginId);
 
+      // The published plugin is in the administrators' approval queue, as a new item.
       await admin.page.goto(`${server.origin}/admin`);
       await signIn(admin.page, 'admin', server.passwords.admin);
-      await admin.page
-        .getByRole('row', { name: new RegExp(name) })
-        .getByRole('button', { name: 'Review' })
-        .click();
+      const row = admin.page.getByRole('row', { name: new RegExp(name) });
+      await row.getByText('New item').waitFor(POLL);
+      await row.getByRole('button', { name: 'Review' }).click();
       await admin.page.getByRole('button', { name: 'Approve', exact: true }).click();
       await admin.page.getByText('Approve: done').waitFor(POLL);
       await admin.page.locator('.site-badge', { hasText: /^Approved$/ }).waitFor(POLL);
+
+      // Live, and no Publish on a live plugin.
+      await page.reload();
+      await page.getByRole('form', { name: 'Compatibility of version 1.1.0' }).waitFor(POLL);
+      await statusLabel.getByText('Live', { exact: true }).waitFor(POLL);
+      expect(await page.getByRole('button', { name: 'Publish', exact: true }).count()).toBe(0);
+      expect(await status.getByRole('button', { name: 'Request removal' }).count()).toBe(1);
+
+      // A new version of the live plugin waits for approval, and says so.
+      await page.getByLabel('Archive').setInputFiles(jar('1.2.0'));
+      await page.getByRole('button', { name: 'Upload version' }).click();
+      await page
+        .getByText('Version 1.2.0 is uploaded. It is waiting for an administrator’s approval.')
+        .waitFor(POLL);
+      await statusLabel.getByText('Live — 1 version waiting for approval', { exact: true }).waitFor(POLL);
 
       await expect
         .poll(async () => (await search()).plugins.map((plugin) => plugin.id), POLL)
@@ -375,7 +405,7 @@ describe('the marketplace site in Chromium', () => {
     }
   });
 
-  it('lets a visitor write and edit a review, and the rating changes', async () => {
+  it('lets a visitor write and edit a review, the rating changes, and the vendor replies', async () => {
     const { context, page, errors } = await openPage(browser);
     try {
       // The least-rated item moves the most when a review is added.
@@ -403,6 +433,31 @@ describe('the marketplace site in Chromium', () => {
       await page.getByRole('button', { name: 'Save review' }).click();
       await page.getByText('Slower than I hoped on big files.').waitFor(POLL);
       await expect.poll(() => shownMeanRating(page), POLL).not.toBe(afterWrite);
+
+      // The vendor answers (an administrator passes the rule of the item's people): the reply shows under it.
+      const vendor = await openPage(browser);
+      try {
+        await vendor.page.goto(`${server.origin}${item.link}/reviews`);
+        await signIn(vendor.page, 'admin', server.passwords.admin);
+        const review = vendor.page
+          .getByRole('article')
+          .filter({ hasText: 'Slower than I hoped on big files.' });
+        await review.getByRole('button', { name: 'Reply', exact: true }).click();
+        await review.getByLabel(/^Reply to /).fill('Thanks, the next version reads big files faster.');
+        await review.getByRole('button', { name: 'Post reply' }).click();
+        await review
+          .getByRole('group', { name: /^Reply by / })
+          .getByText('Thanks, the next version reads big files faster.')
+          .waitFor(POLL);
+        expect(vendor.errors).toEqual([]);
+      } finally {
+        await vendor.context.close();
+      }
+      await page.reload();
+      await page
+        .getByRole('group', { name: /^Reply by / })
+        .getByText('Thanks, the next version reads big files faster.')
+        .waitFor(POLL);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -68,6 +68,7 @@ export const routes: RouteObject[] = [
       { path: 'admin/reports', ...page(() => import('./pages/admin/ReportsPage')) },
       { path: 'admin/audit', ...page(() => import('./pages/admin/AuditLogPage')) },
       { path: 'admin/features', ...page(() => import('./pages/admin/FeaturesPage')) },
+      { path: 'admin/featured', ...page(() => import('./pages/admin/FeaturedPage')) },
       { path: 'admin/scheduler', ...page(() => import('./pages/admin/SchedulerPage')) },
       { path: 'account/licenses', ...page(() => import('./pages/account/LicensesPage')) },
       { path: 'auth/callback', ...page(() => import('./pages/auth/CallbackPage')) },

@@ -60,14 +60,18 @@ import type {
   SearchSuggestInput,
   SearchSuggestions,
   StatisticsDay,
+  Tag,
+  TagListInput,
   UploadedPlugin,
   UploadedVersion,
   User,
   UserCommentsInput,
   UserPluginsInput,
+  UserPluginSummary,
 } from './types';
 import { uploadForm, type UploadOptions, type UploadOutcome, type UploadProgress } from './upload';
 import { AdminUsersClient } from './admin-users';
+import { FeaturedItemsClient } from './admin-featured';
 import { ModerationClient } from './moderation';
 
 function statisticsDay(name: string, day: StatisticsDay): string {
@@ -104,6 +108,8 @@ export class ApiClient {
   readonly users: AdminUsersClient;
   /** Moderation: an item's admin view and actions, reports, the audit log, upload details. */
   readonly moderation: ModerationClient;
+  /** The featured items per product family: administrators pick them, the home page shows them. */
+  readonly featuredItems: FeaturedItemsClient;
 
   constructor(options: ApiClientOptions) {
     this.transport = new ApiTransport(options);
@@ -117,6 +123,7 @@ export class ApiClient {
     this.customPages = new PagesClient(this.transport);
     this.users = new AdminUsersClient(this.transport);
     this.moderation = new ModerationClient(this.transport);
+    this.featuredItems = new FeaturedItemsClient(this.transport);
   }
 
   /** The base URL every path is appended to, without a trailing slash. */
@@ -211,6 +218,11 @@ export class ApiClient {
     return this.get(apiPaths.searchSuggest(query), options);
   }
 
+  /** The catalogue's tags by name; `family` keeps those of one family (the forms pick tags from them). */
+  getTags(query: TagListInput = {}, options?: CallOptions): Promise<Tag[]> {
+    return this.get(apiPaths.tags({ family: query.family }), options);
+  }
+
   /** How many items match the filters, per compatible IDE product. */
   aggregateProducts(query: ProductAggregationInput = {}, options?: CallOptions): Promise<ProductAggregation> {
     return this.get(apiPaths.productAggregation(query), options);
@@ -247,7 +259,7 @@ export class ApiClient {
     userId: number,
     query: UserPluginsInput = {},
     options?: CallOptions,
-  ): Promise<Paged<PluginSummary[]>> {
+  ): Promise<Paged<UserPluginSummary[]>> {
     return this.getPaged(apiPaths.userPlugins(userId, query), options);
   }
 

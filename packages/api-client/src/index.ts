@@ -52,6 +52,8 @@ export { ModerationClient, moderationPaths, type AdminReportsInput, type AuditLo
 export type * from './moderation';
 export { FeaturesClient, featurePaths } from './admin-features';
 export type * from './admin-features';
+export { FeaturedItemsClient, featuredItemPaths } from './admin-featured';
+export type * from './admin-featured';
 export { ConsentClient, consentPaths } from './consent';
 export type * from './consent';
 export { actOnScheduledJob, getScheduledJob, listScheduledJobs, schedulerPaths } from './admin-scheduler';

@@ -21,3 +21,4 @@ export * from './admin-features';
 export * from './consent';
 export * from './admin-users';
 export * from './admin-performance';
+export * from './admin-featured';

@@ -1,4 +1,4 @@
-import { IDE_PRODUCT_KEYS } from '@marketplace/core';
+import { IDE_PRODUCT_KEYS, PLUGIN_BLOCK_STATES, PLUGIN_LIFECYCLE_STATES } from '@marketplace/core';
 import { Type, type Static } from 'typebox';
 import { FamilySchema, Nullable, PricingModelSchema, Timestamp } from './common';
 import { DownloadStatisticPointSchema } from './statistics';
@@ -12,6 +12,12 @@ export const TagSchema = Type.Object({
   families: Type.Array(FamilySchema),
 });
 export type TagBody = Static<typeof TagSchema>;
+
+/** GET /api/tags: the catalogue's tags; `family` keeps those of one family (a tag naming none is in all). */
+export const TagListQuery = Type.Object({ family: Type.Optional(FamilySchema) });
+export type TagListQuery = Static<typeof TagListQuery>;
+/** By name. Privileged tags are given by administrators only. */
+export const TagListSchema = Type.Array(TagSchema);
 
 /** A vendor; both fields are '' when the item has none (core's Vendor). */
 export const VendorSchema = Type.Object({
@@ -103,6 +109,24 @@ export const RecentDownloadsSchema = Type.Array(DownloadStatisticPointSchema, {
     'Downloads per day (UTC) over the last 30 days, oldest first, ending today; days without downloads are 0',
 });
 
+/**
+ * Where an item is in its lifecycle, as its developers and administrators see it (core's developerStatus
+ * turns it into the words of every page). Never sent to anybody else: a draft's existence is its developers'.
+ */
+export const PluginLifecycleSchema = Type.Object({
+  lifecycleState: Type.Enum([...PLUGIN_LIFECYCLE_STATES]),
+  approved: Type.Boolean(),
+  blockState: Type.Enum([...PLUGIN_BLOCK_STATES]),
+  modificationAllowed: Type.Boolean(),
+  hidden: Type.Boolean(),
+  pendingVersions: Type.Integer({ description: 'Versions waiting for an administrator’s approval' }),
+  versions: Type.Integer({ description: 'Every version, whatever its state' }),
+});
+export type PluginLifecycleBody = Static<typeof PluginLifecycleSchema>;
+
+/** Present only in the answers of the item's developers and administrators. */
+const lifecycleForManagers = Type.Optional(PluginLifecycleSchema);
+
 /** The short form of an item used by lists, search results and cards (core's PluginCard). */
 export const PluginSummarySchema = Type.Object({
   id: Type.Integer(),
@@ -118,6 +142,12 @@ export const PluginSummarySchema = Type.Object({
   vendor: VendorSchema,
   tags: Type.Array(Type.String()),
   isTheme: Type.Boolean(),
+  image: Type.Optional(
+    Type.String({
+      description:
+        "A theme's card image (382x213 on cards): its first screenshot; absent for plugins and themes without one",
+    }),
+  ),
   cdate: Timestamp,
   updateDate: Timestamp,
   downloadStatistics: RecentDownloadsSchema,
@@ -164,6 +194,7 @@ export const PluginSchema = Type.Object({
   themes: Type.Array(ThemeSchema),
   compatibleProducts: Type.Array(Type.Enum([...IDE_PRODUCT_KEYS])),
   downloadStatistics: RecentDownloadsSchema,
+  lifecycle: lifecycleForManagers,
 });
 export type PluginBody = Static<typeof PluginSchema>;
 

@@ -275,6 +275,8 @@ export interface PluginCard {
   /** ms since the epoch. */
   updateDate: number | null;
   isTheme: boolean;
+  /** A theme's card image (spec §2: 382x213), its first screenshot; absent when it has none. */
+  image?: string;
   /** The last 30 days of downloads, oldest first. */
   downloadStatistics?: DownloadStatistics;
 }

@@ -104,7 +104,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   await app.register(admin);
   // After the search, the feed and the caches' registry it wakes when another node changes something.
   await app.register(otherNodes, { database: dependencies.database });
-  await app.register(siteHosting, { auth: config.auth });
+  await app.register(siteHosting, { auth: config.auth, links: config.siteLinks });
   await app.register(sdkHosting);
   return app;
 }

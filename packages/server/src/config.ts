@@ -55,6 +55,29 @@ export interface Config {
   performance: PerformanceConfig;
   /** Where uploaded files are kept: DATA_DIR/files, or an S3-compatible bucket (src/storage). */
   storage: StorageConfig;
+  /** The site's fixed external links (spec §2), shown in its footer; an unset one is not shown. */
+  siteLinks: SiteLinks;
+}
+
+/**
+ * The vendor's addresses the site's footer links to (spec §2, Fixed external links). Each is optional: the
+ * spec gives no addresses, so a marketplace shows only those its operator sets.
+ */
+export interface SiteLinks {
+  /** The vendor's social channels, in the order given (SOCIAL_LINKS: `Label=https://…` separated by commas). */
+  social: { label: string; url: string }[];
+  /** BLOG_URL. */
+  blog?: string;
+  /** VIDEO_PLAYLIST_URL. */
+  videos?: string;
+  /** ISSUE_TRACKER_URL: where visitors report problems with the marketplace. */
+  issueTracker?: string;
+  /** FORUM_URL: the community forum. */
+  forum?: string;
+  /** PRIVACY_URL: the privacy policy. */
+  privacy?: string;
+  /** SUPPORT_EMAIL: the support mailbox. */
+  supportEmail?: string;
 }
 
 export interface StorageConfig {
@@ -184,6 +207,54 @@ function parsePublicUrl(raw: string | undefined, fallback: string): string {
     throw new ConfigError(`PUBLIC_URL must start with http:// or https://, got "${raw}".`);
   }
   return url.toString().replace(/\/+$/, '');
+}
+
+function parseLinkUrl(name: string, raw: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new ConfigError(`${name} must be an http:// or https:// address, got "${raw}".`);
+  }
+  return url.toString();
+}
+
+/** The footer's links (SOCIAL_LINKS, BLOG_URL, …, SUPPORT_EMAIL); an empty or unset value leaves a link out. */
+export function siteLinksFromEnv(env: NodeJS.ProcessEnv): SiteLinks {
+  const links: SiteLinks = { social: [] };
+  const urls = [
+    ['blog', 'BLOG_URL'],
+    ['videos', 'VIDEO_PLAYLIST_URL'],
+    ['issueTracker', 'ISSUE_TRACKER_URL'],
+    ['forum', 'FORUM_URL'],
+    ['privacy', 'PRIVACY_URL'],
+  ] as const;
+  for (const [key, name] of urls) {
+    const raw = env[name]?.trim();
+    if (raw) links[key] = parseLinkUrl(name, raw);
+  }
+  const email = env.SUPPORT_EMAIL?.trim().replace(/^mailto:/i, '');
+  if (email) {
+    if (!/^[^\s@<>"',]+@[^\s@<>"',]+\.[^\s@<>"',]+$/.test(email)) {
+      throw new ConfigError(`SUPPORT_EMAIL must be an email address, got "${env.SUPPORT_EMAIL}".`);
+    }
+    links.supportEmail = email;
+  }
+  for (const entry of (env.SOCIAL_LINKS ?? '').split(',')) {
+    if (entry.trim() === '') continue;
+    const equals = entry.indexOf('=');
+    const label = equals > 0 ? entry.slice(0, equals).trim() : '';
+    if (label === '' || label.length > 40) {
+      throw new ConfigError(
+        `SOCIAL_LINKS must list Label=https://… entries separated by commas (e.g. "X=https://x.com/acme,YouTube=https://youtube.com/@acme"), got "${entry.trim()}".`,
+      );
+    }
+    links.social.push({ label, url: parseLinkUrl('SOCIAL_LINKS', entry.slice(equals + 1).trim()) });
+  }
+  return links;
 }
 
 function parseConsentRequirement(raw: string | undefined): ConsentRequirement {
@@ -366,5 +437,6 @@ export function loadConfig(
       consentRequired: parseConsentRequirement(env.CONSENT_REQUIRED),
     },
     storage: storageConfigFromEnv(env),
+    siteLinks: siteLinksFromEnv(env),
   };
 }

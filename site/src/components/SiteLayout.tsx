@@ -14,6 +14,7 @@ import { internalNavigation } from '../lib/internal-links';
 import { ConsentBanner, ConsentSettingsLink } from './ConsentBanner';
 import { PageLoading } from './PageLoading';
 import { SearchBox } from './SearchBox';
+import { SiteFooterLinks } from './SiteFooterLinks';
 
 function AccountMenu() {
   const { user, available, signIn, signOut } = useAuth();
@@ -97,6 +98,7 @@ export function SiteLayout() {
               <span>Marketplace — plugins, themes and courses for your IDE</span>
               <a href="/api/openapi.json">API</a>
               <ConsentSettingsLink />
+              <SiteFooterLinks />
             </footer>
           </div>
         </ToastProvider>

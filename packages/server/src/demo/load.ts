@@ -205,6 +205,16 @@ export async function loadDemoCatalogue(
         WHERE p.listed
       ) ranked
       WHERE position <= 8`);
+    // The home page's picks (admin/featured): the six best of each family, as an administrator might choose.
+    await tx.execute(sql`
+      INSERT INTO featured_items (family, plugin_id, position)
+      SELECT family, id, position - 1 FROM (
+        SELECT p.family, p.id,
+               row_number() OVER (PARTITION BY p.family
+                                  ORDER BY p.rating_mean * ln(p.downloads + 2) DESC, p.id) AS position
+        FROM plugins p WHERE p.listed
+      ) ranked
+      WHERE position <= 6`);
     // Rows above were given their ids; the sequences continue after them.
     for (const table of ['users', 'vendors', 'tags', 'plugins', 'plugin_versions', 'reviews']) {
       await tx.execute(

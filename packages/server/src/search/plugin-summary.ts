@@ -1,5 +1,5 @@
 import { THEME_TAG_ID, descriptionExcerpt, type PricingModel, type ProductFamily } from '@marketplace/core';
-import type { PluginSummaryBody } from '@marketplace/api-contract';
+import type { PluginLifecycleBody, PluginSummaryBody } from '@marketplace/api-contract';
 import { sql } from 'drizzle-orm';
 import { epochMs } from './sql';
 
@@ -16,7 +16,8 @@ export const PLUGIN_SUMMARY_COLUMNS = sql`p.id, p.xml_id, p.name, p.family, p.pr
   ${PLUGIN_UPDATE_DATE} AS update_date,
   coalesce((SELECT array_agg(t.name ORDER BY t.name) FROM plugin_tags pt JOIN tags t ON t.id = pt.tag_id
     WHERE pt.plugin_id = p.id), '{}') AS tag_names,
-  EXISTS (SELECT 1 FROM plugin_tags pt WHERE pt.plugin_id = p.id AND pt.tag_id = ${THEME_TAG_ID}) AS is_theme`;
+  EXISTS (SELECT 1 FROM plugin_tags pt WHERE pt.plugin_id = p.id AND pt.tag_id = ${THEME_TAG_ID}) AS is_theme,
+  (SELECT s.id FROM plugin_screenshots s WHERE s.plugin_id = p.id ORDER BY s.position LIMIT 1) AS first_screenshot_id`;
 
 export interface PluginSummaryRow {
   id: number;
@@ -35,6 +36,7 @@ export interface PluginSummaryRow {
   update_date: number;
   tag_names: string[];
   is_theme: boolean;
+  first_screenshot_id: number | null;
 }
 
 /** The path of an item page: /plugin/{id}-{slug}, the slug made from the name (spec §5: ids may be suffixed). */
@@ -83,7 +85,24 @@ export function toPluginSummary(row: PluginSummaryRow): StoredPluginSummary {
     vendor: { name: row.vendor_name ?? '', url: row.vendor_url ?? '' },
     tags: row.tag_names,
     isTheme: row.is_theme,
+    // A theme's card shows its first screenshot (spec §2); plugin cards show none.
+    ...(row.is_theme && row.first_screenshot_id !== null
+      ? { image: `/api/plugins/${row.id}/screenshots/${row.first_screenshot_id}` }
+      : {}),
     cdate: row.cdate,
     updateDate: row.update_date,
+  };
+}
+
+/** The lifecycle columns (pluginLifecycleColumns) as the API answers them, counts as numbers on both drivers. */
+export function toPluginLifecycle(lifecycle: PluginLifecycleBody): PluginLifecycleBody {
+  return {
+    lifecycleState: lifecycle.lifecycleState,
+    approved: lifecycle.approved,
+    blockState: lifecycle.blockState,
+    modificationAllowed: lifecycle.modificationAllowed,
+    hidden: lifecycle.hidden,
+    pendingVersions: Number(lifecycle.pendingVersions),
+    versions: Number(lifecycle.versions),
   };
 }

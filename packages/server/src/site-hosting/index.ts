@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { renderAuthMetaTags } from '../auth/config';
 import type { AuthConfig } from '../auth/config';
+import type { SiteLinks } from '../config';
 import { identityOriginOf } from './identity-origin';
 import { pageSecurityHeaders } from './security-headers';
 
@@ -39,6 +40,8 @@ export const SITE_ROUTES = [
 
 export interface SiteHostingOptions {
   auth: AuthConfig;
+  /** The footer's external links (config.siteLinks), given to the site in a meta tag; default: none. */
+  links?: SiteLinks;
   /** The built site (default: site/dist of this repository). */
   siteDir?: string;
 }
@@ -65,9 +68,24 @@ export function isLoopbackTwin(host: string | undefined, publicUrl: URL): boolea
   );
 }
 
-/** The page every site route answers: the built index.html with the identity service's meta tags. */
-export function renderSitePage(template: string, auth: AuthConfig): string {
-  const head = renderAuthMetaTags(auth);
+/** The meta tag the site reads its footer's links from (site/src/lib/site-links.ts): JSON, set links only. */
+export const SITE_LINKS_META = 'mp-site-links';
+
+function renderLinksMetaTag(links: SiteLinks | undefined): string {
+  if (!links) return '';
+  const set = Object.fromEntries(
+    Object.entries(links).filter(([, value]) => (Array.isArray(value) ? value.length > 0 : Boolean(value))),
+  );
+  if (Object.keys(set).length === 0) return '';
+  return `\n<meta name="${SITE_LINKS_META}" content="${escapeHtml(JSON.stringify(set))}">`;
+}
+
+/**
+ * The page every site route answers: the built index.html with the identity service's meta tags and the
+ * footer's links.
+ */
+export function renderSitePage(template: string, auth: AuthConfig, links?: SiteLinks): string {
+  const head = renderAuthMetaTags(auth) + renderLinksMetaTag(links);
   return template.includes(HEAD_MARKER)
     ? template.replace(HEAD_MARKER, head)
     : template.replace('</head>', `${head}\n</head>`);
@@ -90,7 +108,7 @@ export default fp(
     const indexPath = join(siteDir, 'index.html');
     const built = existsSync(indexPath);
     if (!built) app.log.warn({ siteDir }, 'The site is not built; its pages explain how to build it.');
-    const render = () => renderSitePage(readFileSync(indexPath, 'utf8'), options.auth);
+    const render = () => renderSitePage(readFileSync(indexPath, 'utf8'), options.auth, options.links);
     // A rebuild of the site replaces index.html (new asset names): it is read again when it changes.
     let cached = built ? { mtimeMs: statSync(indexPath).mtimeMs, page: render() } : undefined;
     const currentPage = (): string => {

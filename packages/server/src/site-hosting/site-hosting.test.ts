@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authConfigFromEnv } from '../auth/config';
-import siteHosting from './index';
+import { ConfigError, loadConfig } from '../config';
+import siteHosting, { SITE_LINKS_META } from './index';
 
 const TEMPLATE = `<!doctype html><html><head><title>Marketplace</title><!--mp-head--></head>
 <body><div id="root"></div><script type="module" src="/assets/index-abc.js"></script></body></html>`;
@@ -104,6 +105,70 @@ describe('site hosting', () => {
       await bare.close();
       await rm(emptyDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the footer's external links", () => {
+  /** The links the served page hands the site, as the site reads them (JSON in one meta tag). */
+  function linksOf(body: string): unknown {
+    const match = new RegExp(`<meta name="${SITE_LINKS_META}" content="([^"]*)">`).exec(body);
+    if (!match) return undefined;
+    const text = match[1]!.replace(/&#(\d+);/g, (_all, code: string) => String.fromCharCode(Number(code)));
+    return JSON.parse(text);
+  }
+
+  async function pageWith(env: Record<string, string>): Promise<string> {
+    const siteDir = await mkdtemp(join(tmpdir(), 'site-hosting-links-'));
+    await writeFile(join(siteDir, 'index.html'), TEMPLATE);
+    const config = loadConfig({ PUBLIC_URL: 'https://market.example', ...env }, [], siteDir);
+    const app = Fastify();
+    try {
+      await app.register(siteHosting, { auth: config.auth, links: config.siteLinks, siteDir });
+      const response = await app.inject({ url: '/search' });
+      expect(response.statusCode).toBe(200);
+      return response.body;
+    } finally {
+      await app.close();
+      await rm(siteDir, { recursive: true, force: true });
+    }
+  }
+
+  it('hands the operator’s settings to the site page, leaving unset and empty ones out', async () => {
+    const body = await pageWith({
+      SOCIAL_LINKS: 'X=https://x.com/acme, YouTube channel=https://youtube.com/@acme?a=1&b="2"',
+      BLOG_URL: 'https://blog.acme.example/',
+      VIDEO_PLAYLIST_URL: '',
+      ISSUE_TRACKER_URL: 'https://issues.acme.example/MP',
+      FORUM_URL: '  ',
+      PRIVACY_URL: 'https://acme.example/privacy',
+      SUPPORT_EMAIL: 'support@acme.example',
+    });
+    expect(body).toContain('mp-auth-issuer');
+    expect(linksOf(body)).toEqual({
+      social: [
+        { label: 'X', url: 'https://x.com/acme' },
+        { label: 'YouTube channel', url: 'https://youtube.com/@acme?a=1&b=%222%22' },
+      ],
+      blog: 'https://blog.acme.example/',
+      issueTracker: 'https://issues.acme.example/MP',
+      privacy: 'https://acme.example/privacy',
+      supportEmail: 'support@acme.example',
+    });
+  });
+
+  it('gives no links when none is set', async () => {
+    const body = await pageWith({});
+    expect(body).toContain('mp-auth-issuer');
+    expect(body).not.toContain(SITE_LINKS_META);
+  });
+
+  it('refuses a setting that is not an address, naming it', () => {
+    const load = (env: Record<string, string>) => () => loadConfig(env, [], '/srv');
+    expect(load({ BLOG_URL: 'javascript:alert(1)' })).toThrow(ConfigError);
+    expect(load({ BLOG_URL: 'javascript:alert(1)' })).toThrow(/BLOG_URL/);
+    expect(load({ SUPPORT_EMAIL: 'not an address' })).toThrow(/SUPPORT_EMAIL/);
+    expect(load({ SOCIAL_LINKS: 'https://x.com/acme' })).toThrow(/SOCIAL_LINKS/);
+    expect(load({ SOCIAL_LINKS: 'X=ftp://x.com/acme' })).toThrow(/SOCIAL_LINKS/);
   });
 });
 

@@ -12,6 +12,7 @@ import { salesAnalytics } from '../../src/commerce/sales';
 import { openDatabase, type Database } from '../../src/db/client';
 import {
   downloadCounts,
+  featuredItems,
   featuredPlugins,
   plugins,
   pluginDevelopers,
@@ -190,6 +191,8 @@ describe.each(DATABASE_KINDS)('the demo catalogue loaded into %s', (kind) => {
     expect(themes.length).toBeGreaterThan(0);
     const featured = await db.select().from(featuredPlugins);
     expect(new Set(featured.map((row) => row.product)).has('IDEA')).toBe(true);
+    const homePicks = await db.select().from(featuredItems).where(eq(featuredItems.family, 'intellij'));
+    expect(homePicks.map((row) => row.position).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
   it('stores every file a row refers to', async () => {

@@ -1,7 +1,8 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { formatDisplayDate, THEME_TAG_ID, type Plugin } from '@marketplace/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ThemeCard, ThemeCardSkeleton } from '../theme-card/ThemeCard';
+import { ThemeCard, ThemeCardSkeleton, themeCoverBackground } from '../theme-card/ThemeCard';
+import { cardStyles } from './card-styles';
 import type { CardItem } from './card-data';
 import { cardItemFromPlugin } from './card-data';
 import { PluginCard, PluginCardSkeleton } from './PluginCard';
@@ -167,6 +168,43 @@ describe('ThemeCard', () => {
     expect(screen.getByRole('img', { name: 'Dracula screenshot' }).getAttribute('src')).toBe(
       'https://plugins.example.com/files/dracula.png',
     );
+  });
+
+  it('uses the card image the item carries when no screenshot is given', () => {
+    const theme = { ...item, name: 'Dracula', isTheme: true, image: '/api/plugins/42/screenshots/7' };
+    render(<ThemeCard item={theme} assetBase="https://plugins.example.com" now={now} />);
+    expect(screen.getByRole('img', { name: 'Dracula screenshot' }).getAttribute('src')).toBe(
+      'https://plugins.example.com/api/plugins/42/screenshots/7',
+    );
+  });
+
+  it('draws a cover with the theme’s name, never an empty box, when it has no image', () => {
+    const theme = { ...item, name: 'Night Owl', isTheme: true };
+    const { container } = render(<ThemeCard item={theme} now={now} />);
+    expect(screen.queryByRole('img', { name: 'Night Owl screenshot' })).toBeNull();
+    const cover = container.querySelector<HTMLElement>('.mp-card__cover');
+    expect(cover?.textContent).toBe('Night Owl');
+    expect(cover?.style.backgroundImage).toContain('linear-gradient');
+    // The same name always gets the same colours; another name other ones.
+    expect(themeCoverBackground('Night Owl')).toBe(themeCoverBackground('Night Owl'));
+    expect(themeCoverBackground('Night Owl')).not.toBe(themeCoverBackground('Solarized'));
+  });
+
+  it('falls back to the cover when the screenshot does not load', () => {
+    const theme = { ...item, name: 'Dracula', isTheme: true, image: '/files/missing.png' };
+    const { container } = render(<ThemeCard item={theme} now={now} />);
+    const image = screen.getByRole('img', { name: 'Dracula screenshot' });
+    // The cover is under the image from the start: nothing moves when the image loads or fails.
+    expect(image.parentElement?.classList.contains('mp-card__cover')).toBe(true);
+    fireEvent.error(image);
+    expect(screen.queryByRole('img', { name: 'Dracula screenshot' })).toBeNull();
+    expect(container.querySelector('.mp-card__cover')?.textContent).toBe('Dracula');
+  });
+
+  it('keeps the 382:213 frame whatever the image', () => {
+    const frame = /\.mp-card__image, \.mp-card__cover \{[^}]*aspect-ratio: 382 \/ 213;/;
+    expect(cardStyles).toMatch(frame);
+    expect(cardStyles).toMatch(/\.mp-card__cover > \.mp-card__image \{[^}]*position: absolute; inset: 0;/);
   });
 
   it('has a skeleton', () => {

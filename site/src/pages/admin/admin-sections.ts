@@ -7,6 +7,7 @@ export const ADMIN_SECTIONS: readonly { path: string; label: string }[] = [
   { path: '/admin/reports', label: 'Reports' },
   { path: '/admin/audit', label: 'Audit log' },
   { path: '/admin/users', label: 'Users' },
+  { path: '/admin/featured', label: 'Featured' },
   { path: '/admin/scheduler', label: 'Scheduler' },
   { path: '/admin/features', label: 'Feature flags' },
   { path: '/admin/performance', label: 'Performance' },

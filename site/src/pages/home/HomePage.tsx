@@ -41,6 +41,24 @@ function Section({ title, orderBy }: { title: string; orderBy: SortOrder }) {
   );
 }
 
+/**
+ * The administrators' picks for the IntelliJ family (admin/featured), in their order, first on the page;
+ * nothing at all while they load, when there are none or when they cannot be read (the sections below
+ * still list the catalogue).
+ */
+function FeaturedSection() {
+  const [featured] = useLoad((signal) => api.featuredItems.list('intellij', { signal }), []);
+  if (featured.status !== 'resolved' || featured.data.length === 0) return null;
+  return (
+    <section className="site-section" aria-labelledby="home-featured">
+      <div className="site-section__head">
+        <h2 id="home-featured">Featured</h2>
+      </div>
+      <ItemGrid label="Featured" items={featured.data} className="site-grid--six" />
+    </section>
+  );
+}
+
 export default function HomePage() {
   usePageTitle('Plugins for your IDE');
   // Feature flags (admin/features): the newest items' section and the search hint are switched there.
@@ -70,6 +88,7 @@ export default function HomePage() {
           </p>
         ) : null}
       </section>
+      <FeaturedSection />
       {showNewItems ? <Section title="New on the marketplace" orderBy="publish date" /> : null}
       {SECTIONS.map((section) => (
         <Section key={section.orderBy} {...section} />

@@ -173,7 +173,9 @@ export default function PluginPage() {
       <div className="site-tab-panel">
         {current.key === '' ? <OverviewTab plugin={data} /> : null}
         {current.key === 'versions' ? <VersionsTab plugin={data} /> : null}
-        {current.key === 'reviews' ? <ReviewsTab plugin={data} onRatingChange={reload} /> : null}
+        {current.key === 'reviews' ? (
+          <ReviewsTab plugin={data} onRatingChange={reload} canReply={management.status === 'yes'} />
+        ) : null}
         {current.key === 'pricing' ? <PricingTab plugin={data} /> : null}
         {current.key === 'sales' ? <SalesTab plugin={data} /> : null}
         {current.key === 'monetization' && management.status === 'yes' ? (

@@ -9,19 +9,25 @@ import { errorText, notificationForError, showErrorToast } from '../../lib/error
 import { useLoad } from '../../lib/use-load';
 import { ReviewForm, type ReviewDraft } from './ReviewForm';
 import { ReportAction } from './ReportAction';
+import { ReviewReplies } from './ReviewReplies';
 import { RATING_CATEGORY_LABELS } from './review-labels';
 
 function ReviewItem({
   review,
-  mine,
+  userId,
+  canReply,
   onEdit,
   onDelete,
+  onRepliesChanged,
 }: {
   review: Comment;
-  mine: boolean;
+  userId: number | undefined;
+  canReply: boolean;
   onEdit: () => void;
   onDelete: () => void;
+  onRepliesChanged: () => void;
 }) {
+  const mine = userId !== undefined && userId === review.author.id;
   return (
     <article className="site-review" aria-label={`Review by ${review.author.name || review.author.login}`}>
       <header>
@@ -33,11 +39,7 @@ function ReviewItem({
         </span>
       </header>
       {review.comment ? <p className="site-review__text">{review.comment}</p> : null}
-      {review.replies.map((reply) => (
-        <blockquote key={reply.id} className="site-review__reply">
-          <strong>{reply.author.name || reply.author.login}</strong> replied: {reply.comment}
-        </blockquote>
-      ))}
+      <ReviewReplies review={review} userId={userId} canReply={canReply} onChanged={onRepliesChanged} />
       {mine ? null : <ReportAction target={{ reviewId: review.id }} />}
       {mine ? (
         <div className="site-form-actions">
@@ -53,7 +55,20 @@ function ReviewItem({
   );
 }
 
-export function ReviewsTab({ plugin, onRatingChange }: { plugin: Plugin; onRatingChange: () => void }) {
+/**
+ * The item's reviews: its mean and per-category stars, the signed-in user's own review to write or change,
+ * and every review with the vendor's replies. `canReply`: the viewer is one of the item's people or an
+ * administrator (PluginPage's useManagement), whom the server lets answer reviews.
+ */
+export function ReviewsTab({
+  plugin,
+  onRatingChange,
+  canReply = false,
+}: {
+  plugin: Plugin;
+  onRatingChange: () => void;
+  canReply?: boolean;
+}) {
   const { user, available, signIn } = useAuth();
   const toasts = useToasts();
   const [page, setPage] = useState(1);
@@ -168,9 +183,11 @@ export function ReviewsTab({ plugin, onRatingChange }: { plugin: Plugin; onRatin
           <ReviewItem
             key={review.id}
             review={review}
-            mine={user?.id === review.author.id}
+            userId={user?.id}
+            canReply={canReply}
             onEdit={() => setEditing(review.id)}
             onDelete={() => void remove(review.id)}
+            onRepliesChanged={reload}
           />
         ),
       )}

@@ -9,3 +9,4 @@ export * from './verification';
 export * from './admin';
 export * from './features';
 export * from './admin-caches';
+export * from './featured';

@@ -1,0 +1,2 @@
+export { featuredRoutes } from './routes';
+export { loadFeaturedItems, setFeaturedItems } from './service';

@@ -1,0 +1,157 @@
+import { ToastProvider } from '@marketplace/ui';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import FeaturedPage from './FeaturedPage';
+
+vi.mock('../../auth/AuthProvider', () => ({
+  useAuth: () => ({
+    user: { id: 1, name: 'Admin', login: 'admin', email: null, banned: false, isAdmin: true },
+    available: true,
+    signIn: () => Promise.resolve(),
+    signOut: () => Promise.resolve(),
+  }),
+}));
+
+const summary = (id: number, name: string) => ({
+  id,
+  xmlId: `com.example.${id}`,
+  name,
+  link: `/plugin/${id}-x`,
+  family: 'intellij',
+  preview: '',
+  icon: '',
+  downloads: 0,
+  rating: 0,
+  pricingModel: 'FREE',
+  vendor: { name: '', url: '' },
+  tags: [],
+  isTheme: false,
+  cdate: 0,
+  updateDate: 0,
+  downloadStatistics: [],
+});
+
+type Call = { method: string; path: string; query: URLSearchParams; body: unknown };
+let calls: Call[];
+/** The fake server: featured lists by family, the suggestions, and what a PUT answers. */
+let lists: Record<string, ReturnType<typeof summary>[]>;
+let putAnswer: { status: number; body: unknown } | undefined;
+
+beforeEach(() => {
+  calls = [];
+  lists = { intellij: [summary(1, 'Git Toolbox'), summary(2, 'Rainbow Brackets')], teamcity: [] };
+  putAnswer = undefined;
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const method = init?.method ?? 'GET';
+      const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
+      calls.push({ method, path: url.pathname, query: url.searchParams, body });
+      const json = (status: number, value: unknown) =>
+        Promise.resolve(
+          new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } }),
+        );
+      const family = /^\/api\/(?:admin\/)?featured\/(\w+)$/.exec(url.pathname)?.[1];
+      if (method === 'GET' && family) return json(200, lists[family] ?? []);
+      if (method === 'PUT' && family) {
+        if (putAnswer) return json(putAnswer.status, putAnswer.body);
+        const ids = (body as { pluginIds: number[] }).pluginIds;
+        const known = [...(lists[family] ?? []), summary(3, 'Night Owl')];
+        lists[family] = ids.map((id) => known.find((item) => item.id === id)!);
+        return json(200, lists[family]);
+      }
+      if (url.pathname === '/api/searchSuggest') {
+        return json(200, {
+          plugins: [
+            { id: 1, name: 'Git Toolbox', xmlId: 'com.example.1', link: '/plugin/1-x' },
+            { id: 3, name: 'Night Owl', xmlId: 'com.example.3', link: '/plugin/3-x' },
+          ],
+          tags: [],
+        });
+      }
+      return json(404, { message: 'Not here' });
+    }),
+  );
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderPage() {
+  return render(
+    <ToastProvider>
+      <MemoryRouter initialEntries={['/admin/featured']}>
+        <FeaturedPage />
+      </MemoryRouter>
+    </ToastProvider>,
+  );
+}
+
+const shownNames = () =>
+  within(screen.getByRole('region', { name: /^Featured items of / }))
+    .queryAllByRole('listitem')
+    .map((item) => item.getAttribute('aria-label'))
+    .filter(Boolean);
+
+describe('the featured items screen', () => {
+  it('lists a family’s items, adds one by type-ahead, reorders, removes and saves the list in order', async () => {
+    renderPage();
+    expect(screen.getByRole('heading', { name: 'Featured items' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Featured' }).getAttribute('href')).toBe('/admin/featured');
+    await screen.findByRole('listitem', { name: 'Git Toolbox' });
+    expect(shownNames()).toEqual(['Git Toolbox', 'Rainbow Brackets']);
+    const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+
+    fireEvent.change(screen.getByLabelText('Add an item'), { target: { value: 'ni' } });
+    // Items already in the list are not offered again.
+    await screen.findByRole('button', { name: 'Add Night Owl' });
+    expect(screen.queryByRole('button', { name: 'Add Git Toolbox' })).toBeNull();
+    const suggest = calls.find((call) => call.path === '/api/searchSuggest');
+    expect(suggest?.query.get('term')).toBe('ni');
+    expect(suggest?.query.get('family')).toBe('intellij');
+    fireEvent.click(screen.getByRole('button', { name: 'Add Night Owl' }));
+    expect(shownNames()).toEqual(['Git Toolbox', 'Rainbow Brackets', 'Night Owl']);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Move Night Owl up' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Move Night Owl up' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Rainbow Brackets' }));
+    expect(shownNames()).toEqual(['Night Owl', 'Git Toolbox']);
+    expect(screen.getByText('Unsaved changes')).toBeTruthy();
+    expect(save.disabled).toBe(false);
+
+    fireEvent.click(save);
+    await screen.findByText('Featured items of IntelliJ-based IDEs saved');
+    const put = calls.find((call) => call.method === 'PUT');
+    expect(put).toMatchObject({ path: '/api/admin/featured/intellij', body: { pluginIds: [3, 1] } });
+    await waitFor(() => expect(screen.queryByText('Unsaved changes')).toBeNull());
+    expect(shownNames()).toEqual(['Night Owl', 'Git Toolbox']);
+  });
+
+  it('switches family, and says when a family has none', async () => {
+    renderPage();
+    await screen.findByRole('listitem', { name: 'Git Toolbox' });
+    fireEvent.change(screen.getByLabelText('Product family'), { target: { value: 'teamcity' } });
+    await screen.findByText(/No featured items/);
+    expect(shownNames()).toEqual([]);
+    expect(calls.some((call) => call.path === '/api/featured/teamcity')).toBe(true);
+  });
+
+  it('keeps the edited list and shows the server’s message when saving fails', async () => {
+    putAnswer = {
+      status: 400,
+      body: { type: 'error', message: 'Item 2 is of the teamcity family, not intellij.' },
+    };
+    renderPage();
+    await screen.findByRole('listitem', { name: 'Git Toolbox' });
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Git Toolbox' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Item 2 is of the teamcity family, not intellij.');
+    expect(shownNames()).toEqual(['Rainbow Brackets']);
+    expect(screen.getByText('Unsaved changes')).toBeTruthy();
+  });
+});
