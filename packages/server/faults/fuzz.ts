@@ -413,6 +413,8 @@ export async function runFuzz(options: FuzzOptions): Promise<DriverResult> {
     env: { TOKEN_FAILURE_RATE_LIMIT: '1000000', WRITE_RATE_LIMIT: '1000000', LOGIN_RATE_LIMIT: '1000000' },
   });
   try {
+    // As the server does once it listens: until the index is read, /api/health rightly answers 503.
+    await t.app.catalogueSearch.prepare();
     const userId = await t.addUser('fuzz-user');
     const adminId = await t.addUser('fuzz-admin', { isAdmin: true });
     const personas: Persona[] = [

@@ -9,6 +9,7 @@ import { pluginDocumentationTabs, plugins, pluginScreenshots } from '../db/schem
 import { ApiError } from '../plugins/app/errors';
 import { pluginVisibleTo, selectRows, viewerOf } from '../search/sql';
 import { recordAudit } from './audit';
+import { isMalformedMultipart } from './upload-form';
 import { claimStoredFile, releaseClaim } from './file-claims';
 import type { PublishingOptions } from './options';
 import { isAdministrator, loadPluginState, managersOfPluginParam, viewerUserId } from './plugin-access';
@@ -116,7 +117,7 @@ export function mediaRoutes(options: PublishingOptions): FastifyPluginAsyncTypeb
       } catch (error) {
         if (error instanceof ApiError) throw error;
         const status = (error as { statusCode?: unknown }).statusCode;
-        if (typeof status === 'number' && status >= 400 && status < 500) {
+        if ((typeof status === 'number' && status >= 400 && status < 500) || isMalformedMultipart(error)) {
           throw new ApiError('badRequest', `The files could not be read: ${(error as Error).message}.`);
         }
         throw error;

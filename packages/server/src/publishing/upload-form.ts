@@ -157,7 +157,7 @@ export async function readUploadForm(
  * The multipart parser's (busboy's) own refusals of a malformed body carry no status: a content type
  * without its boundary, a body cut short. They are the client's to fix, not a server error.
  */
-function isMalformedMultipart(error: unknown): boolean {
+export function isMalformedMultipart(error: unknown): boolean {
   const message = (error as { message?: unknown } | null)?.message;
   return (
     typeof message === 'string' &&

@@ -55,6 +55,19 @@ describe('requests the fuzzer found answered 500', () => {
     }
   });
 
+  it('refuses screenshots, an icon or a documentation tab sent as multipart without its boundary with 400', async () => {
+    for (const url of ['/api/plugins/1/screenshots', '/api/plugins/1/icon', '/api/plugins/1/documentation']) {
+      const response = await t.call(adminId, {
+        method: url.endsWith('icon') ? 'PUT' : 'POST',
+        url,
+        headers: { 'content-type': 'multipart/form-data' },
+        payload: 'not a multipart body',
+      });
+      expect(response.statusCode, url).toBeLessThan(500);
+      expect(response.statusCode, url).not.toBe(200);
+    }
+  });
+
   it('passes /oidc with a query string to the identity provider as /?query, not as a broken path', async () => {
     for (const method of ['GET', 'POST', 'DELETE'] as const) {
       const response = await t.app.inject({ method, url: '/oidc?__proto__=1' });
