@@ -138,12 +138,17 @@ describe('the site against hostile content, framing and accessibility', () => {
     });
     try {
       // Stand in for a server that failed to sanitise: the browser's own sanitiser is the last line.
-      await page.route(`**/api/plugins/${items.plugin.id}`, async (route) => {
-        const response = await route.fetch();
-        const plugin = (await response.json()) as { info: { description: string } };
-        plugin.info.description = XSS_CORPUS;
-        await route.fulfill({ response, json: plugin });
-      });
+      // The item page asks with ?fullInfo=true: match the path, whatever the query.
+      const itemPath = `/api/plugins/${items.plugin.id}`;
+      await page.route(
+        (url) => url.pathname === itemPath,
+        async (route) => {
+          const response = await route.fetch();
+          const plugin = (await response.json()) as { info: { description: string } };
+          plugin.info.description = XSS_CORPUS;
+          await route.fulfill({ response, json: plugin });
+        },
+      );
       await page.route(`**/api/plugins/${items.plugin.id}/updates?*`, async (route) => {
         const response = await route.fetch();
         const versions = (await response.json()) as { notes: string }[];

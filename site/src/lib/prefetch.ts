@@ -15,7 +15,8 @@ export function prefetchPlugin(segment: string | undefined, now = Date.now()): v
   if (id === undefined) return;
   const existing = pending.get(id);
   if (existing && now - existing.at < FRESH_MS) return;
-  const request = api.getPlugin(id);
+  // The item page's own request (PluginPage): with developers and bundles.
+  const request = api.getPlugin(id, { fullInfo: true });
   // A failure is the page's to show when it asks; here it must not be reported as unhandled.
   request.catch(() => undefined);
   pending.set(id, { request, at: now });

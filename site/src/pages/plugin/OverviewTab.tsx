@@ -1,8 +1,51 @@
 import type { Plugin } from '@marketplace/api-client';
-import { formatDisplayDate, isValidWebsite, NO_DESCRIPTION, normalizeLink } from '@marketplace/core';
+import {
+  formatDisplayDate,
+  IDE_PRODUCT_KEYS,
+  IDE_PRODUCTS,
+  isValidWebsite,
+  NO_DESCRIPTION,
+  normalizeLink,
+  productFullName,
+} from '@marketplace/core';
 import { DownloadsChart, useDailyDownloads } from '@marketplace/ui';
+import { Fragment, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { SafeHtml } from '../../components/SafeHtml';
+
+/** Items of a facts-list value, one after the other, separated by commas. */
+function Commas({ items }: { items: { key: string; node: ReactNode }[] }) {
+  return items.map(({ key, node }, index) => (
+    <Fragment key={key}>
+      {index > 0 ? ', ' : null}
+      {node}
+    </Fragment>
+  ));
+}
+
+/** The names of the IDE products the item runs on, in the catalogue's order (spec §3). */
+function compatibleProductNames(products: Plugin['compatibleProducts']): string[] {
+  return [...new Set(products)]
+    .sort((a, b) => IDE_PRODUCT_KEYS.indexOf(a) - IDE_PRODUCT_KEYS.indexOf(b))
+    .map((key) => productFullName(IDE_PRODUCTS[key]));
+}
+
+/** The items a bundle groups (spec §3, bundles): shown on the bundle's page, linking to each item. */
+function BundleMembers({ plugin }: { plugin: Plugin }) {
+  if (plugin.bundles.data.length === 0) return null;
+  return (
+    <section aria-labelledby="bundle-heading" className="site-side-block">
+      <h2 id="bundle-heading">Plugins in this bundle</h2>
+      <ul className="site-link-list">
+        {plugin.bundles.data.map((member) => (
+          <li key={member.id}>
+            <Link to={member.link}>{member.name}</Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
 
 function ExternalLinks({ plugin }: { plugin: Plugin }) {
   const urls = plugin.urls;
@@ -37,6 +80,8 @@ function ExternalLinks({ plugin }: { plugin: Plugin }) {
 export function OverviewTab({ plugin }: { plugin: Plugin }) {
   const downloads = useDailyDownloads(location.origin, plugin.id);
   const description = plugin.info.description.trim();
+  const developers = plugin.developers.data;
+  const products = compatibleProductNames(plugin.compatibleProducts);
   return (
     <div className="site-overview">
       <div className="site-overview__main">
@@ -114,12 +159,42 @@ export function OverviewTab({ plugin }: { plugin: Plugin }) {
                 </dd>
               </>
             ) : null}
+            {developers.length ? (
+              <>
+                <dt>Developers</dt>
+                <dd>
+                  <Commas
+                    items={developers.map((developer) => ({
+                      key: developer.id,
+                      node: <Link to={developer.link}>{developer.name || developer.login}</Link>,
+                    }))}
+                  />
+                </dd>
+              </>
+            ) : null}
+            {products.length ? (
+              <>
+                <dt>Compatible with</dt>
+                <dd>{products.join(', ')}</dd>
+              </>
+            ) : null}
+            {plugin.themes.length ? (
+              <>
+                <dt>Themes</dt>
+                <dd>
+                  {plugin.themes
+                    .map((theme) => `${theme.name} (${theme.dark ? 'dark' : 'light'})`)
+                    .join(', ')}
+                </dd>
+              </>
+            ) : null}
             <dt>Plugin ID</dt>
             <dd>
               <code>{plugin.info.xmlId}</code>
             </dd>
           </dl>
         </section>
+        <BundleMembers plugin={plugin} />
       </aside>
     </div>
   );

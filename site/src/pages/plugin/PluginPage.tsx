@@ -98,7 +98,8 @@ export default function PluginPage() {
       if (pluginId === undefined) return Promise.reject(new Error('not found'));
       const prefetched = firstLoad.current ? takePrefetchedPlugin(pluginId) : undefined;
       firstLoad.current = false;
-      return prefetched ?? api.getPlugin(pluginId, {}, { signal });
+      // fullInfo: the overview shows the item's developers and the items of a bundle (spec §3).
+      return prefetched ?? api.getPlugin(pluginId, { fullInfo: true }, { signal });
     },
     [pluginId],
   );

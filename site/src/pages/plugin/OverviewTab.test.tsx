@@ -1,0 +1,221 @@
+import type { Plugin, PluginSummary } from '@marketplace/api-client';
+import * as ui from '@marketplace/ui';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import PluginPage from './PluginPage';
+
+// A visitor: the page asks nothing about management.
+vi.mock('../../auth/AuthProvider', () => ({
+  useAuth: () => ({
+    user: null,
+    available: true,
+    signIn: () => Promise.resolve(),
+    signOut: () => Promise.resolve(),
+  }),
+}));
+
+// The install button looks for running IDEs on the visitor's machine: not this test's subject.
+vi.mock('@marketplace/ui', async (importOriginal) => ({
+  ...(await importOriginal<typeof ui>()),
+  InstallButton: () => null,
+}));
+
+function member(id: number, name: string): PluginSummary {
+  const slug = name.toLowerCase().replace(/\s+/g, '-');
+  return {
+    id,
+    xmlId: `com.example.${slug}`,
+    name,
+    link: `/plugin/${id}-${slug}`,
+    family: 'intellij',
+    preview: '',
+    icon: '',
+    downloads: 10,
+    rating: 0,
+    pricingModel: 'FREE',
+    vendor: { name: '', url: '' },
+    tags: [],
+    isTheme: false,
+    cdate: Date.UTC(2026, 0, 1),
+    updateDate: Date.UTC(2026, 0, 1),
+    downloadStatistics: [],
+  };
+}
+
+function item(details: Pick<Plugin, 'developers' | 'bundles' | 'themes' | 'compatibleProducts'>): Plugin {
+  return {
+    id: 42,
+    removed: false,
+    status: 'resolved',
+    info: {
+      id: 42,
+      name: 'Rainbow Kit',
+      family: 'intellij',
+      link: '/plugin/42-rainbow-kit',
+      approve: true,
+      hasUnapprovedUpdate: false,
+      isHidden: false,
+      description: '<p>Colours.</p>',
+      preview: 'Colours.',
+      docText: '',
+      email: '',
+      downloads: 1200,
+      xmlId: 'com.example.rainbow-kit',
+      copyright: '',
+      removalRequested: false,
+      icon: '',
+      cdate: Date.UTC(2026, 0, 2),
+      pricingModel: 'FREE',
+      isMonetizationAvailable: false,
+      isBlocked: false,
+      isModificationAllowed: true,
+      updateDate: Date.UTC(2026, 1, 2),
+    },
+    screenshots: [],
+    tags: [],
+    rating: { status: 'resolved', meanRating: 0, votes: { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 } },
+    vendor: { name: 'Example Corp', url: '' },
+    urls: {
+      url: '',
+      bugtrackerUrl: '',
+      forumUrl: '',
+      licenseUrl: '',
+      sourceCodeUrl: '',
+      docUrl: '',
+      privacyPolicyUrl: '',
+      donationLinks: [],
+      customContacts: [],
+    },
+    language: null,
+    programmingLanguage: null,
+    customTabs: [],
+    downloadStatistics: [],
+    ...details,
+  };
+}
+
+const FULL = item({
+  developers: {
+    status: 'resolved',
+    data: [
+      { id: '5', login: 'dana', name: 'Dana Developer', link: '/author/5' },
+      { id: '6', login: 'olli', name: '', link: '/author/6' },
+    ],
+  },
+  bundles: { status: 'resolved', data: [member(7, 'Rainbow Brackets'), member(8, 'Rainbow CSV')] },
+  themes: [
+    { name: 'Rainbow Dark', dark: true },
+    { name: 'Rainbow Light', dark: false },
+  ],
+  compatibleProducts: ['PYCHARM_COMMUNITY', 'IDEA'],
+});
+
+const EMPTY = item({
+  developers: { status: 'resolved', data: [] },
+  bundles: { status: 'resolved', data: [] },
+  themes: [],
+  compatibleProducts: [],
+});
+
+let answer: Plugin;
+let pluginRequests: string[];
+
+beforeEach(() => {
+  pluginRequests = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((input: RequestInfo | URL) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const json = (status: number, value: unknown) =>
+        Promise.resolve(
+          new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } }),
+        );
+      if (url.pathname === '/api/plugins/42') {
+        pluginRequests.push(url.search);
+        // As the server answers: developers and bundles only with fullInfo.
+        if (url.searchParams.get('fullInfo') === 'true') return json(200, answer);
+        return json(200, {
+          ...answer,
+          developers: { status: 'idle', data: [] },
+          bundles: { status: 'idle', data: [] },
+        });
+      }
+      return json(404, { message: 'Not here' });
+    }),
+  );
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+async function renderOverview(plugin: Plugin) {
+  answer = plugin;
+  render(
+    <ui.ToastProvider>
+      <MemoryRouter initialEntries={['/plugin/42-rainbow-kit']}>
+        <Routes>
+          <Route path="/plugin/:item/:tab?" element={<PluginPage />} />
+        </Routes>
+      </MemoryRouter>
+    </ui.ToastProvider>,
+  );
+  await screen.findByRole('heading', { level: 1, name: 'Rainbow Kit' });
+  return screen.getByRole('heading', { name: 'Details' }).closest('section') as HTMLElement;
+}
+
+/** The `<dd>` of a facts-list term, if the term is there. */
+function fact(details: HTMLElement, term: string): HTMLElement | undefined {
+  const dt = within(details)
+    .queryAllByRole('term')
+    .find((candidate) => candidate.textContent === term);
+  return (dt?.nextElementSibling as HTMLElement | null) ?? undefined;
+}
+
+const hrefs = (scope: HTMLElement) =>
+  within(scope)
+    .getAllByRole('link')
+    .map((link) => [link.textContent, link.getAttribute('href')]);
+
+describe('the overview’s developers, compatible products, themes and bundle', () => {
+  it('asks for the item with its developers and bundles', async () => {
+    await renderOverview(FULL);
+    expect(pluginRequests).toEqual(['?fullInfo=true']);
+  });
+
+  it('shows each with links to the developers’ and the bundled items’ pages', async () => {
+    const details = await renderOverview(FULL);
+
+    const developers = fact(details, 'Developers');
+    expect(developers).toBeDefined();
+    // A developer without a name goes by their login.
+    expect(hrefs(developers!)).toEqual([
+      ['Dana Developer', '/author/5'],
+      ['olli', '/author/6'],
+    ]);
+    expect(developers!.textContent).toBe('Dana Developer, olli');
+
+    // Product names, in the catalogue's order (IDEA before PyCharm).
+    expect(fact(details, 'Compatible with')?.textContent).toBe('IntelliJ IDEA Ultimate, PyCharm Community');
+    expect(fact(details, 'Themes')?.textContent).toBe('Rainbow Dark (dark), Rainbow Light (light)');
+
+    const bundle = screen.getByRole('region', { name: 'Plugins in this bundle' });
+    expect(hrefs(bundle)).toEqual([
+      ['Rainbow Brackets', '/plugin/7-rainbow-brackets'],
+      ['Rainbow CSV', '/plugin/8-rainbow-csv'],
+    ]);
+  });
+
+  it('leaves each out when the item has none', async () => {
+    const details = await renderOverview(EMPTY);
+    expect(fact(details, 'Developers')).toBeUndefined();
+    expect(fact(details, 'Compatible with')).toBeUndefined();
+    expect(fact(details, 'Themes')).toBeUndefined();
+    expect(screen.queryByRole('region', { name: 'Plugins in this bundle' })).toBeNull();
+    // The facts every item has are still there.
+    expect(fact(details, 'Vendor')?.textContent).toBe('Example Corp');
+    expect(fact(details, 'Plugin ID')?.textContent).toBe('com.example.rainbow-kit');
+  });
+});
