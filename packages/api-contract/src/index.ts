@@ -7,6 +7,7 @@ export * from './moderation';
 export * from './plugins';
 export * from './reviews';
 export * from './search';
+export * from './site-links';
 export * from './social';
 export * from './statistics';
 export * from './uploads';

@@ -5,6 +5,7 @@ import {
   type ConsentRequirement,
   type Currency,
 } from '@marketplace/core';
+import type { SiteLinks } from '@marketplace/api-contract';
 import { resolve } from 'node:path';
 import { AuthConfigError, authConfigFromEnv, type AuthConfig } from './auth/config';
 
@@ -57,27 +58,6 @@ export interface Config {
   storage: StorageConfig;
   /** The site's fixed external links (spec §2), shown in its footer; an unset one is not shown. */
   siteLinks: SiteLinks;
-}
-
-/**
- * The vendor's addresses the site's footer links to (spec §2, Fixed external links). Each is optional: the
- * spec gives no addresses, so a marketplace shows only those its operator sets.
- */
-export interface SiteLinks {
-  /** The vendor's social channels, in the order given (SOCIAL_LINKS: `Label=https://…` separated by commas). */
-  social: { label: string; url: string }[];
-  /** BLOG_URL. */
-  blog?: string;
-  /** VIDEO_PLAYLIST_URL. */
-  videos?: string;
-  /** ISSUE_TRACKER_URL: where visitors report problems with the marketplace. */
-  issueTracker?: string;
-  /** FORUM_URL: the community forum. */
-  forum?: string;
-  /** PRIVACY_URL: the privacy policy. */
-  privacy?: string;
-  /** SUPPORT_EMAIL: the support mailbox. */
-  supportEmail?: string;
 }
 
 export interface StorageConfig {

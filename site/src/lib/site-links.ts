@@ -1,20 +1,13 @@
+import { SITE_LINKS_META, type SiteLinks } from '@marketplace/api-contract';
+
 /**
  * The vendor's fixed external links (spec §2): social channels, blog, video playlist, issue tracker, forum,
  * privacy page and support mailbox. The operator sets them on the server (SOCIAL_LINKS, BLOG_URL, …,
  * SUPPORT_EMAIL); the server puts the set ones in the page's `mp-site-links` meta tag as JSON, the way the
  * sign-in service's address comes (auth/session.ts). Anything missing or malformed is simply not shown.
  */
-export interface SiteLinks {
-  social: { label: string; url: string }[];
-  blog?: string;
-  videos?: string;
-  issueTracker?: string;
-  forum?: string;
-  privacy?: string;
-  supportEmail?: string;
-}
-
-export const SITE_LINKS_META = 'mp-site-links';
+export type { SiteLinks };
+export { SITE_LINKS_META };
 
 const URL_KEYS = ['blog', 'videos', 'issueTracker', 'forum', 'privacy'] as const;
 

@@ -2,11 +2,11 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
+import { SITE_LINKS_META, type SiteLinks } from '@marketplace/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { renderAuthMetaTags } from '../auth/config';
 import type { AuthConfig } from '../auth/config';
-import type { SiteLinks } from '../config';
 import { identityOriginOf } from './identity-origin';
 import { pageSecurityHeaders } from './security-headers';
 
@@ -69,7 +69,6 @@ export function isLoopbackTwin(host: string | undefined, publicUrl: URL): boolea
 }
 
 /** The meta tag the site reads its footer's links from (site/src/lib/site-links.ts): JSON, set links only. */
-export const SITE_LINKS_META = 'mp-site-links';
 
 function renderLinksMetaTag(links: SiteLinks | undefined): string {
   if (!links) return '';

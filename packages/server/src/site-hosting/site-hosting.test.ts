@@ -5,7 +5,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authConfigFromEnv } from '../auth/config';
 import { ConfigError, loadConfig } from '../config';
-import siteHosting, { SITE_LINKS_META } from './index';
+import { SITE_LINKS_META } from '@marketplace/api-contract';
+import siteHosting from './index';
 
 const TEMPLATE = `<!doctype html><html><head><title>Marketplace</title><!--mp-head--></head>
 <body><div id="root"></div><script type="module" src="/assets/index-abc.js"></script></body></html>`;
