@@ -18,7 +18,6 @@
  * catalogue changes (src/ide-feed/README.md), so on PostgreSQL it is loaded a second time while a download
  * count changes every 200 ms (and is put back afterwards).
  */
-import { SORT_ORDERS } from '@marketplace/core';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
@@ -31,6 +30,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { startServerProcess } from '../test/support/server-process';
 import { runLoad, runStreamingLoad, type LoadResult } from './api/load';
+import { searchPaths } from './api/searches';
 import { seedPglite, seedPostgres, type SeededDatabase } from './api/seed';
 
 const serverDirectory = fileURLToPath(new URL('..', import.meta.url));
@@ -79,56 +79,6 @@ for (const engine of engines) {
 }
 
 const log = (line: string) => console.log(line);
-
-/** Realistic searches: words people type (some misspelt), filters and every sort order. */
-function searchPaths(): string[] {
-  const texts = [
-    'git',
-    'docker',
-    'kotlin',
-    'python test',
-    'database',
-    'dark theme',
-    'markdown',
-    'kubernetes',
-    'spring',
-    'rust',
-    'dokcer',
-    'kotln',
-    'code style',
-    'terraform',
-    'ai',
-    'jest',
-    'gradle',
-    'sql',
-    'vim',
-    'github',
-  ];
-  const orders = SORT_ORDERS;
-  const filters = [
-    '',
-    '&payment=free',
-    '&products=IDEA',
-    '&tags=Database',
-    '&family=intellij',
-    '&payment=paid',
-  ];
-  const paths: string[] = [];
-  texts.forEach((text, index) => {
-    const order = orders[index % orders.length] as string;
-    const filter = filters[index % filters.length] as string;
-    paths.push(
-      `/api/searchPlugins?search=${encodeURIComponent(text)}&orderBy=${encodeURIComponent(order)}${filter}&max=20`,
-    );
-  });
-  orders.forEach((order, index) => {
-    const filter = filters[index % filters.length] as string;
-    paths.push(
-      `/api/searchPlugins?orderBy=${encodeURIComponent(order)}${filter}&max=20&offset=${(index % 3) * 20}`,
-    );
-  });
-  return paths;
-}
 
 /**
  * Searches that each hold a word no earlier request used ("docker" + a made-up word): the server has not

@@ -15,12 +15,12 @@
  * Options: --connections N (default 16), --duration S (per measurement, default 10), --rounds N (default
  * 2), --response-cache-ms MS (the nodes' RESPONSE_CACHE_MS, default 0).
  */
-import { SORT_ORDERS } from '@marketplace/core';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { residentBytes, sleep } from '../faults/support';
 import { startCluster, type Cluster } from '../cluster/cluster';
 import { runLoad, type LoadResult } from './api/load';
+import { searchPaths } from './api/searches';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,42 +43,6 @@ const connections = wholeNumber('connections', args.connections, 1);
 const durationSeconds = wholeNumber('duration', args.duration, 1);
 const rounds = wholeNumber('rounds', args.rounds, 1);
 const responseCacheMs = wholeNumber('response-cache-ms', args['response-cache-ms'], 0);
-
-/** The searches of `pnpm bench api` (bench/api.ts): words people type, some misspelt, filters, every order. */
-function searchPaths(): string[] {
-  const texts = [
-    'git',
-    'docker',
-    'kotlin',
-    'python test',
-    'database',
-    'dark theme',
-    'markdown',
-    'kubernetes',
-  ];
-  texts.push('spring', 'rust', 'dokcer', 'kotln', 'code style', 'terraform', 'ai', 'jest', 'gradle', 'sql');
-  texts.push('vim', 'github');
-  const filters = [
-    '',
-    '&payment=free',
-    '&products=IDEA',
-    '&tags=Database',
-    '&family=intellij',
-    '&payment=paid',
-  ];
-  const paths = texts.map((text, index) => {
-    const order = SORT_ORDERS[index % SORT_ORDERS.length] as string;
-    const filter = filters[index % filters.length] as string;
-    return `/api/searchPlugins?search=${encodeURIComponent(text)}&orderBy=${encodeURIComponent(order)}${filter}&max=20`;
-  });
-  SORT_ORDERS.forEach((order, index) => {
-    const filter = filters[index % filters.length] as string;
-    paths.push(
-      `/api/searchPlugins?orderBy=${encodeURIComponent(order)}${filter}&max=20&offset=${(index % 3) * 20}`,
-    );
-  });
-  return paths;
-}
 
 /** The item pages of every listed item (the demo has a few hundred). */
 async function pluginPaths(origin: string): Promise<string[]> {
