@@ -2,10 +2,10 @@
 /**
  * The widget SDK builds, all from packages/elements (output in packages/elements/dist, served under /sdk/):
  * - mp-widget.js   script tag (IIFE, global `MarketplaceWidget`): every element and the loader in one file,
- *                  with React replaced by preact/compat so the page downloads about a tenth of the bytes.
+ *                  with React replaced by Preact (src/preact/) so the page downloads about a tenth of the bytes.
  * - mp-widget.mjs  the same for `<script type="module">` hosts.
  * - chunks/        the same elements split into ES modules, content-hashed names: one chunk per element, and
- *                  the code they share (preact/compat, r2wc, protocol, common ui) in `shared` and `shared-some`;
+ *                  the code they share (Preact, the element wrapper, protocol, common ui) in `shared` and `shared-some`;
  *                  sdk-chunks.json says which files each element needs.
  * - mp-loader.js   script tag (IIFE, global `MarketplaceWidget`): `setupMarketplaceWidget(...)` and a watch on
  *                  the page for the five tags; it imports the chunks of only the elements the page uses.
@@ -26,13 +26,33 @@ const elements = join(root, 'packages/elements');
 const dist = join(elements, 'dist');
 const preact = realpathSync(join(elements, 'node_modules/preact'));
 
-/** React's entry points mapped to preact's. Exact matches only, so `react-dom/client` is not read as `react-dom` + path. */
+/**
+ * React's entry points mapped to Preact itself (no preact/compat): src/preact/ gives the hooks, context and JSX
+ * the elements and their ui components use, and the `createRoot` the elements render with. Exact matches
+ * only, so `react-dom/client` is not read as `react-dom` + path; `react-dom` itself has no stand-in (the
+ * elements do not use it), so an import of it fails the build instead of pulling in a copy of React DOM.
+ */
 const preactAliases = [
   { find: /^react\/jsx-runtime$/, replacement: join(preact, 'jsx-runtime/dist/jsxRuntime.mjs') },
   { find: /^react\/jsx-dev-runtime$/, replacement: join(preact, 'jsx-runtime/dist/jsxRuntime.mjs') },
-  { find: /^react-dom\/client$/, replacement: join(preact, 'compat/client.mjs') },
-  { find: /^(react|react-dom)$/, replacement: join(preact, 'compat/dist/compat.mjs') },
+  { find: /^react-dom\/client$/, replacement: join(elements, 'src/preact/react-dom-client.ts') },
+  { find: /^react$/, replacement: join(elements, 'src/preact/react.ts') },
 ];
+
+/** Fails the script-tag builds on an import of `react-dom` (see preactAliases). */
+function noReactDom() {
+  return {
+    name: 'mp-no-react-dom',
+    /** @param {string} source @param {string | undefined} importer */
+    resolveId(source, importer) {
+      if (source === 'react-dom')
+        this.error(
+          `${importer ?? 'A module'} imports react-dom, which the script-tag builds do not include.`,
+        );
+      return null;
+    },
+  };
+}
 
 /** Collapses the whitespace and comments of CSS text; keeps spaces that carry meaning (`a b`, `calc(1px + 2px)`). */
 function minifyCss(css) {
@@ -47,7 +67,8 @@ function minifyCss(css) {
 }
 
 /**
- * The components keep their styles as readable template literals named `...Styles`; in the script-tag bundle
+ * The components keep their styles as readable template literals named `...Styles` (`..._STYLES` in the
+ * elements); in the script-tag bundle
  * that whitespace is bytes every visitor downloads.
  */
 function minifyStyleLiterals() {
@@ -57,31 +78,10 @@ function minifyStyleLiterals() {
     transform(code, id) {
       if (!/[\\/]packages[\\/](ui|elements)[\\/]src[\\/].*\.tsx?$/.test(id)) return null;
       const minified = code.replace(
-        /(Styles = `)([^`]*)(`)/g,
+        /((?:Styles|_STYLES) = `)([^`]*)(`)/g,
         (_, start, css, end) => start + minifyCss(css) + end,
       );
       return minified === code ? null : { code: minified, map: null };
-    },
-  };
-}
-
-/**
- * r2wc imports React's default export for `createElement` alone; preact/compat's default export is an object
- * of its whole API, which would defeat tree-shaking. Give r2wc a default export holding just that function.
- */
-const R2WC_REACT = '\0r2wc-react';
-function r2wcReactDefault() {
-  return {
-    name: 'r2wc-react-default',
-    /** @param {string} source @param {string | undefined} importer */
-    resolveId(source, importer) {
-      if (source === 'react' && importer?.includes('@r2wc')) return R2WC_REACT;
-      return null;
-    },
-    /** @param {string} id */
-    load(id) {
-      if (id !== R2WC_REACT) return null;
-      return `import { createElement } from ${JSON.stringify(join(preact, 'compat/dist/compat.mjs'))};\nexport default { createElement };`;
     },
   };
 }
@@ -100,7 +100,7 @@ const declarationOnlyPackages =
 /** @param {{ preact: boolean }} options */
 function plugins({ preact: usePreact }) {
   return [
-    ...(usePreact ? [r2wcReactDefault(), alias({ entries: preactAliases }), minifyStyleLiterals()] : []),
+    ...(usePreact ? [noReactDom(), alias({ entries: preactAliases }), minifyStyleLiterals()] : []),
     nodeResolve({ browser: true, extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'] }),
     replace({
       preventAssignment: true,
@@ -160,7 +160,7 @@ function elementEntries() {
 
 /**
  * The split build's shared code in two chunks, whatever Rollup would make of it (a chunk per combination of
- * elements, ten files today): `shared`, what every element needs (preact/compat, r2wc, the item loading and
+ * elements, ten files today): `shared`, what every element needs (Preact, the element wrapper, the item loading and
  * announcing, protocol, tokens), and `shared-some`, what several elements but not all need (today the four
  * that talk to the IDE: the IDE bridge, toasts, the repository hint). One chunk for both would make the card
  * download the IDE bridge it never uses. Which module goes where is read from a first, natural split of the

@@ -78,6 +78,7 @@ function AiButtonView({
  * @event ai-button:install-error - The install failed. `detail.ide`, `detail.message`.
  * @event ai-button:plugins-site-link-click - The visitor followed the link to the plugin's page. `detail.url`.
  * @event embed:item-data - The item loaded. `detail.item`.
+ * @event embed:error - The item could not be loaded, or plugin-id names no item: the element renders nothing. `detail.pluginId`, `detail.status` (HTTP status, 0 without an answer), `detail.message`. Inside a frame also posted to the framing page.
  * @csspart base - The box around the button.
  * @cssproperty --mp-accent - The button colour.
  */

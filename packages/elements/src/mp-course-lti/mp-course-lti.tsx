@@ -59,6 +59,7 @@ function CourseLtiView({
  * @attr {string} lms-description - The LMS's description of the assignment, passed to the IDE.
  * @attr {boolean} post-to-parent - Inside a frame, also post the protocol events to the framing page.
  * @event embed:item-data - The course loaded. `detail.item`.
+ * @event embed:error - The item could not be loaded, or plugin-id names no item: the element renders nothing. `detail.pluginId`, `detail.status` (HTTP status, 0 without an answer), `detail.message`. Inside a frame also posted to the framing page.
  * @event embed:size - The button's size changed. `detail.width`, `detail.height` in CSS pixels.
  * @csspart base - The box around the button and its hint.
  * @cssproperty --mp-accent - The button colour.

@@ -50,6 +50,7 @@ function InstallButtonView({ pluginId, apiBase, host, emit }: InstallButtonAttri
  * @attr {string} api-base - The marketplace's address. Default: the origin the SDK script was loaded from.
  * @attr {boolean} post-to-parent - Inside a frame, also post the protocol events to the framing page.
  * @event embed:item-data - The item loaded. `detail.item`: the item without moderation and commercial fields.
+ * @event embed:error - The item could not be loaded, or plugin-id names no item: the element renders nothing. `detail.pluginId`, `detail.status` (HTTP status, 0 without an answer), `detail.message`. Inside a frame also posted to the framing page.
  * @event embed:size - The button's size changed. `detail.width`, `detail.height` in CSS pixels.
  * @event install-button:install-success - The IDE accepted the install. `detail.ide`: name, buildNumber, port.
  * @event install-button:install-error - The IDE could not be reached or refused. `detail.ide`.

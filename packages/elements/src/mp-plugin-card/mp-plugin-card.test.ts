@@ -1,4 +1,4 @@
-import type { EmbedItemDataMessage } from '@marketplace/protocol';
+import type { EmbedErrorMessage, EmbedItemDataMessage } from '@marketplace/protocol';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { marketplaceFetch, pluginFixture } from '../test-support/plugin-fixture';
 import { definePluginCard } from './define';
@@ -91,15 +91,64 @@ describe('<mp-plugin-card>', () => {
     expect(card.shadowRoot?.querySelector('.mp-card')).toBeNull();
   });
 
+  it('tells the host page with embed:error when the item does not exist, and the framing page too', async () => {
+    vi.stubGlobal('fetch', marketplaceFetch(API, []));
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    // Framed by https://host.example (no post-to-parent: the error is posted anyway, the item data is not).
+    const postMessage = vi.fn();
+    vi.stubGlobal('parent', { postMessage });
+    vi.spyOn(document, 'referrer', 'get').mockReturnValue('https://host.example/page?x=1');
+    const errors: EmbedErrorMessage[] = [];
+    document.body.addEventListener('embed:error', (event) => errors.push(event.detail));
+    const card = renderCard({ 'plugin-id': '404', 'api-base': API });
+
+    await vi.waitFor(() => expect(errors).toHaveLength(1));
+    expect(errors[0]).toEqual({
+      namespace: 'plugin-marketplace',
+      type: 'embed:error',
+      pluginId: '404',
+      status: 404,
+      message: 'There is no item 404.',
+    });
+    expect(postMessage).toHaveBeenCalledWith(errors[0], 'https://host.example');
+    expect(card.shadowRoot?.querySelector('.mp-card')).toBeNull();
+  });
+
+  it('says only Internal Error when the marketplace fails, and status 0 when it cannot be reached', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const errors: EmbedErrorMessage[] = [];
+    document.body.addEventListener('embed:error', (event) => errors.push(event.detail));
+    vi.stubGlobal('fetch', async () => new Response('{"message":"stack trace"}', { status: 503 }));
+    renderCard({ 'plugin-id': '7', 'api-base': API });
+    await vi.waitFor(() => expect(errors).toHaveLength(1));
+    expect(errors[0]).toMatchObject({ pluginId: '7', status: 503, message: 'Internal Error' });
+
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    renderCard({ 'plugin-id': '8', 'api-base': API });
+    await vi.waitFor(() => expect(errors).toHaveLength(2));
+    expect(errors[1]).toMatchObject({
+      pluginId: '8',
+      status: 0,
+      message: 'The marketplace could not be reached.',
+    });
+  });
+
   it('asks for a numeric plugin-id instead of calling the API with anything else', async () => {
     const fetchSpy = vi.fn(marketplaceFetch(API, []));
     vi.stubGlobal('fetch', fetchSpy);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const errors: EmbedErrorMessage[] = [];
+    document.body.addEventListener('embed:error', (event) => errors.push(event.detail));
     renderCard({ 'plugin-id': '../admin', 'api-base': API });
     await vi.waitFor(() =>
       expect(warn).toHaveBeenCalledWith(expect.stringContaining('"../admin" is not a plugin id')),
     );
     expect(fetchSpy).not.toHaveBeenCalled();
+    await vi.waitFor(() =>
+      expect(errors).toEqual([
+        expect.objectContaining({ pluginId: '../admin', status: 404, message: 'There is no item ../admin.' }),
+      ]),
+    );
   });
 
   it('follows a changed plugin-id attribute', async () => {

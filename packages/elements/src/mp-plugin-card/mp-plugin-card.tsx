@@ -38,6 +38,7 @@ function PluginCardView({ pluginId, apiBase, host, emit }: PluginCardAttributes 
  * @attr {string} api-base - The marketplace's address. Default: the origin the SDK script was loaded from.
  * @attr {boolean} post-to-parent - Inside a frame, also post every event to the framing page (as an embed page does).
  * @event embed:item-data - The item loaded. `detail.item`: the item without moderation and commercial fields, `rating` = mean rating.
+ * @event embed:error - The item could not be loaded, or plugin-id names no item: the element renders nothing. `detail.pluginId`, `detail.status` (HTTP status, 0 without an answer), `detail.message`. Inside a frame also posted to the framing page.
  * @event embed:size - The card's size changed. `detail.width`, `detail.height` in CSS pixels.
  * @csspart base - The box around the card.
  * @cssproperty --mp-accent - The accent colour (links, bars, buttons).
@@ -46,5 +47,5 @@ function PluginCardView({ pluginId, apiBase, host, emit }: PluginCardAttributes 
 export const MpPluginCard = createWidgetElement<PluginCardAttributes>(PluginCardView, {
   uiStyles: PLUGIN_CARD_STYLES,
   attributes: { pluginId: 'string', apiBase: 'string' },
-  styles: ':host { display: block; max-width: 420px; }',
+  styles: ':host{display:block;max-width:420px}',
 });

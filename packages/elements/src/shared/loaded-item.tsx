@@ -1,6 +1,8 @@
 import type { Plugin } from '@marketplace/core';
+import { errorNotification } from '@marketplace/core';
+import type { EmbedErrorMessage } from '@marketplace/protocol';
 import { createMessage } from '@marketplace/protocol';
-import { useContentSize, usePlugin } from '@marketplace/ui';
+import { MarketplaceApiError, useContentSize, usePlugin } from '@marketplace/ui';
 import type { ReactNode } from 'react';
 import { useEffect, useMemo } from 'react';
 import { resolveApiBase } from './api-base';
@@ -39,9 +41,11 @@ function Loaded({
     if (plugin.status === 'resolved') {
       emit(createMessage('embed:item-data', { item: embedItemFromApi(plugin.data) }));
     } else if (plugin.status === 'rejected') {
-      console.warn(
-        `<${elementName}> could not load plugin ${pluginId} from ${apiBase}: ${plugin.error.message}`,
-      );
+      const { error } = plugin;
+      console.warn(`<${elementName}> could not load plugin ${pluginId} from ${apiBase}: ${error.message}`);
+      const status = error instanceof MarketplaceApiError ? (error.status ?? 0) : 0;
+      // An unknown or hidden item in the embed page's words; other failures in the API reader's.
+      emit(loadError(String(pluginId), status, status === 404 ? noItem(String(pluginId)) : error.message));
     }
   }, [plugin, emit, elementName, apiBase, pluginId]);
 
@@ -51,12 +55,34 @@ function Loaded({
   return <>{children(plugin.data, { apiBase, pluginId })}</>;
 }
 
+const noItem = (pluginId: string) => `There is no item ${pluginId}.`;
+
+/**
+ * The `embed:error` of an element that renders nothing, as the embed page words it (spec §8's rule: from
+ * status 500 up only 'Internal Error'; 0 when no answer came).
+ */
+function loadError(pluginId: string, status: number, message: string): EmbedErrorMessage {
+  const notification = errorNotification(status, message);
+  return createMessage('embed:error', {
+    pluginId,
+    status,
+    message: notification.message ?? notification.title,
+  });
+}
+
 /**
  * Loads the element's item from the marketplace and renders `children` with it; announces the item
- * (`embed:item-data`) and the element's size (`embed:size`) like an embed page does.
+ * (`embed:item-data`) and the element's size (`embed:size`) like an embed page does. When it renders nothing
+ * (a plugin-id that is no item id, an item the marketplace does not give), it says so with `embed:error`,
+ * as the embed page does; an element without a plugin-id yet only warns in the console.
  */
 export function LoadedItem({ pluginId, apiBase, ...rest }: LoadedItemProps) {
   const id = parsePluginId(pluginId, rest.elementName);
+  const badId = id === undefined ? pluginId?.trim() : undefined;
+  const { emit } = rest;
+  useEffect(() => {
+    if (badId) emit(loadError(badId, 404, noItem(badId)));
+  }, [badId, emit]);
   if (id === undefined) return null;
   return (
     <div part="base">

@@ -31,7 +31,7 @@ export const DROPDOWN_TRANSITION_MS = 120;
 
 export const dropdownMenuStyles = `
 .mp-dropdown { position: relative; display: inline-block; }
-.mp-dropdown__caret { width: 10px; height: 10px; transition: transform ${DROPDOWN_TRANSITION_MS}ms ease; }
+.mp-dropdown__caret { width: 10px; height: 10px; stroke-width: 1.5; transition: transform ${DROPDOWN_TRANSITION_MS}ms ease; }
 .mp-dropdown[data-state='open'] .mp-dropdown__caret, .mp-dropdown[data-state='opening'] .mp-dropdown__caret { transform: rotate(180deg); }
 .mp-dropdown__menu {
   position: absolute; top: calc(100% + ${DROPDOWN_OFFSET_PX}px); left: 0; z-index: 1000;
@@ -199,7 +199,8 @@ export function DropdownMenu({
       >
         {trigger}
         <svg className="mp-dropdown__caret" viewBox="0 0 10 10" aria-hidden="true" focusable="false">
-          <path d="M1 3l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="1.5" />
+          {/* The stroke's width is in the styles: the widget SDK renders with Preact, which writes attributes as named. */}
+          <path d="M1 3l4 4 4-4" fill="none" stroke="currentColor" />
         </svg>
       </button>
       {state === 'closed' ? null : (
