@@ -23,3 +23,4 @@ export * from './consent';
 export * from './admin-users';
 export * from './admin-performance';
 export * from './admin-featured';
+export * from './trust';

@@ -34,6 +34,11 @@ export const ApprovalQueueEntrySchema = Type.Object({
   pendingVersions: Type.Array(PendingVersionSchema),
   /** When it started waiting: its publication (new items) or its oldest pending upload (updates). */
   waitingSince: Timestamp,
+  /**
+   * What automatic checks asked the moderators to look at (unresolved notes written by no person: a
+   * look-alike name, verification problems), oldest first.
+   */
+  flags: Type.Array(Type.String()),
 });
 export type ApprovalQueueEntryBody = Static<typeof ApprovalQueueEntrySchema>;
 

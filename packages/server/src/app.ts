@@ -25,6 +25,7 @@ import reviewRoutes from './reviews/routes';
 import routes from './routes';
 import sdkHosting from './sdk-hosting';
 import siteHosting, { htmlSecurityHeaders } from './site-hosting';
+import trust from './trust';
 import verification from './verification';
 
 /** What the application is built from: tests pass a fresh database and store, the server its real ones. */
@@ -100,6 +101,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   await app.register(commerce);
   await app.register(insight);
   await app.register(verification);
+  await app.register(trust);
   await app.register(pages);
   await app.register(admin);
   // After the search, the feed and the caches' registry it wakes when another node changes something.

@@ -31,6 +31,7 @@ export async function loadApprovalQueue(
     approved: boolean;
     waiting_since: Date | string;
     pending: { id: number; version: string; channel: string; uploaded: string }[] | null;
+    flags: string[] | null;
     total: number | string;
   }>(
     db,
@@ -47,7 +48,9 @@ export async function loadApprovalQueue(
       SELECT w.*, count(*) OVER () AS total,
         (SELECT json_agg(json_build_object('id', pv.id, 'version', pv.version, 'channel', pv.channel,
                  'uploaded', pv.created_at) ORDER BY pv.created_at, pv.id)
-           FROM plugin_versions pv WHERE pv.plugin_id = w.id AND pv.approval_state = 'pending') AS pending
+           FROM plugin_versions pv WHERE pv.plugin_id = w.id AND pv.approval_state = 'pending') AS pending,
+        (SELECT json_agg(n.text ORDER BY n.created_at, n.id) FROM admin_notes n
+           WHERE n.plugin_id = w.id AND n.author_id IS NULL AND n.resolved_at IS NULL) AS flags
       FROM waiting w
       ORDER BY w.waiting_since, w.id
       LIMIT ${page.max} OFFSET ${page.offset}`,
@@ -77,6 +80,7 @@ export async function loadApprovalQueue(
         uploaded: new Date(version.uploaded).getTime(),
       })),
       waitingSince: new Date(row.waiting_since).getTime(),
+      flags: row.flags ?? [],
     })),
   };
 }

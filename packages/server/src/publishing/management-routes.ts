@@ -26,6 +26,7 @@ import {
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { buildBoundColumns } from '../db/catalogue-queries';
+import { renameRefusal } from '../trust';
 import type { Transaction } from '../db/client';
 import {
   pluginCompatibleProducts,
@@ -126,6 +127,14 @@ const managementRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (body.name !== undefined) {
         if (body.name.trim() === '') throw new ApiError('badRequest', 'The name cannot be empty.');
         values.name = body.name.trim();
+        // A rename meets the look-alike rules of a new name (src/trust); flagged names are the upload's concern.
+        const refusal = await renameRefusal(
+          app.db,
+          request.params.id,
+          values.name,
+          viewerUserId(request.viewer),
+        );
+        if (refusal !== undefined) throw new ApiError('badRequest', refusal);
       }
       if (body.description !== undefined) values.description = sanitizeDocumentHtml(body.description);
       if (body.preview !== undefined)

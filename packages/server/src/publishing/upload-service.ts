@@ -17,6 +17,7 @@ import { pluginTags, plugins, pluginVersions, tags, vendors } from '../db/schema
 import { loadPlugin } from '../routes/api/plugin-queries';
 import { selectRows } from '../search/sql';
 import type { FileStore } from '../storage';
+import { checkNewItem, flagForReview } from '../trust';
 import { enqueueVerification } from '../verification/queue';
 import { recordAudit } from './audit';
 import { claimStoredFile, releaseClaim } from './file-claims';
@@ -404,6 +405,14 @@ export async function uploadNewPlugin(
       `A plugin with the id '${descriptor.id}' already exists: upload new versions of it through its own page or /api/updates/upload.`,
     );
   }
+  // Namespaces and look-alikes (src/trust): refused here, or accepted and flagged for the moderators below.
+  const trust = await checkNewItem(env.db, {
+    family,
+    xmlId: descriptor.id,
+    name: descriptor.name,
+    uploaderId: uploader.userId,
+  });
+  if (trust.refusal !== undefined) throw new UploadRefusal(400, trust.refusal);
   const vendorName = form.fields.get('vendor')?.trim() || descriptor.vendor.name;
   const notes = notesOf(form, descriptor);
   const hidden = hiddenFlagOf(form);
@@ -441,6 +450,7 @@ export async function uploadNewPlugin(
       authorId: uploader.userId,
       kind: inspection.kind,
     });
+    await flagForReview(tx, trust, { pluginId: plugin.id, versionId: version.id, version: version.version });
     await recordAudit(tx, {
       pluginId: plugin.id,
       actorId: uploader.userId,

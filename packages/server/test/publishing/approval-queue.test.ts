@@ -137,6 +137,7 @@ describe('the approval queue', () => {
           { id: ids.updateEap, version: '2.0.0-eap', channel: 'eap', uploaded: at(20).getTime() },
         ],
         waitingSince: at(5).getTime(),
+        flags: [],
       },
       {
         id: ids.newItem,
@@ -149,6 +150,7 @@ describe('the approval queue', () => {
           { id: ids.newItemVersion, version: '1.0.0', channel: '', uploaded: at(2).getTime() },
         ],
         waitingSince: at(10).getTime(),
+        flags: [],
       },
       expect.objectContaining({
         id: ids.latest,

@@ -10,3 +10,4 @@ export * from './admin';
 export * from './features';
 export * from './admin-caches';
 export * from './featured';
+export * from './trust';
