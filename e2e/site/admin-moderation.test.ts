@@ -102,8 +102,8 @@ describe('users and moderation in Chromium', () => {
     try {
       await visitor.page.goto(`${server.origin}/plugin/${pluginId}`);
       await visitor.page.getByRole('button', { name: 'Report' }).first().click();
-      const form = visitor.page.getByRole('form', { name: 'Report this item' });
-      await form.getByLabel('Why do you report this item?').selectOption('Spam or misleading');
+      const form = visitor.page.getByRole('form', { name: 'Report this plugin' });
+      await form.getByLabel('Why do you report this plugin?').selectOption('Spam or misleading');
       await form.getByLabel('Details (optional)').fill('E2E: the description promises what it does not do');
       await form.getByRole('button', { name: 'Send report' }).click();
       await visitor.page.getByText('the administrators will look at your report').waitFor(POLL);
@@ -167,7 +167,7 @@ describe('users and moderation in Chromium', () => {
       await mainNavigation.getByRole('link', { name: 'My items' }).waitFor(POLL);
       expect(await mainNavigation.getByRole('link', { name: 'Moderation' }).count()).toBe(0);
       await page.getByRole('button', { name: 'Report' }).first().click();
-      const form = page.getByRole('form', { name: 'Report this item' });
+      const form = page.getByRole('form', { name: 'Report this plugin' });
       await form.getByRole('button', { name: 'Send report' }).click();
       await form.getByRole('alert').filter({ hasText: BANNED_MESSAGE }).waitFor(POLL);
     } finally {

@@ -4,11 +4,14 @@ import {
   PAGE_TITLE_TEMPLATE,
   PRODUCT_FAMILIES,
   USER_PLUGIN_FAMILIES,
+  NEUTRAL_ITEM_NOUN,
   downloadWording,
   familyLabel,
   isProductFamily,
   itemNoun,
+  itemNounWithArticle,
   pageTitle,
+  sharedFamily,
 } from './families';
 
 describe('product families', () => {
@@ -91,6 +94,64 @@ describe('item nouns and wording', () => {
     for (const family of PRODUCT_FAMILIES.filter((candidate) => candidate !== 'space')) {
       expect(downloadWording(family)).toBe('download');
     }
+  });
+
+  it('maps every family to the noun and wording of spec §1, in every form', () => {
+    const spec: Record<string, [string, string, string, string]> = {
+      intellij: ['plugin', 'plugins', 'Plugins', 'download'],
+      teamcity: ['plugin', 'plugins', 'Plugins', 'download'],
+      hub: ['dashboard widget', 'dashboard widgets', 'Dashboard widgets', 'download'],
+      fleet: ['plugin', 'plugins', 'Plugins', 'download'],
+      dotnet: ['plugin', 'plugins', 'Plugins', 'download'],
+      edu: ['course', 'courses', 'Courses', 'download'],
+      space: ['application', 'applications', 'Applications', 'installation'],
+      toolbox: ['plugin', 'plugins', 'Plugins', 'download'],
+      youtrack: ['app', 'apps', 'Apps', 'download'],
+      teamcity_recipes: ['recipe', 'recipes', 'Recipes', 'download'],
+    };
+    expect(Object.keys(spec)).toEqual([...PRODUCT_FAMILIES]);
+    for (const family of PRODUCT_FAMILIES) {
+      const [noun, plural, heading, wording] = spec[family] as [string, string, string, string];
+      expect(itemNoun(family), family).toBe(noun);
+      expect(itemNoun(family, { plural: true }), family).toBe(plural);
+      expect(itemNoun(family, { plural: true, capitalised: true }), family).toBe(heading);
+      expect(downloadWording(family), family).toBe(wording);
+      expect(downloadWording(family, { plural: true }), family).toBe(`${wording}s`);
+    }
+  });
+
+  it('capitalises the singular for buttons and headings', () => {
+    expect(itemNoun('hub', { capitalised: true })).toBe('Dashboard widget');
+    expect(itemNoun('space', { capitalised: true })).toBe('Application');
+    expect(downloadWording('space', { plural: true, capitalised: true })).toBe('Installations');
+    expect(downloadWording('edu', { plural: true, capitalised: true })).toBe('Downloads');
+  });
+
+  it("says 'item' and 'downloads' where no one family applies (lists of mixed families)", () => {
+    expect(NEUTRAL_ITEM_NOUN).toBe('item');
+    expect(itemNoun(undefined)).toBe('item');
+    expect(itemNoun(undefined, { plural: true, capitalised: true })).toBe('Items');
+    expect(downloadWording(undefined, { plural: true })).toBe('downloads');
+  });
+
+  it('names a list by the one family all its items share, else by none', () => {
+    expect(sharedFamily([{ family: 'edu' }, { family: 'edu' }])).toBe('edu');
+    expect(sharedFamily([{ family: 'edu' }, { family: 'intellij' }, { family: 'edu' }])).toBeUndefined();
+    expect(sharedFamily([])).toBeUndefined();
+    expect(itemNoun(sharedFamily([{ family: 'space' }]), { plural: true, capitalised: true })).toBe(
+      'Applications',
+    );
+    expect(itemNoun(sharedFamily([{ family: 'space' }, { family: 'hub' }]), { plural: true })).toBe('items');
+  });
+
+  it('puts the right article before each noun', () => {
+    expect(itemNounWithArticle('intellij')).toBe('a plugin');
+    expect(itemNounWithArticle('space')).toBe('an application');
+    expect(itemNounWithArticle('hub')).toBe('a dashboard widget');
+    expect(itemNounWithArticle('edu')).toBe('a course');
+    expect(itemNounWithArticle('youtrack')).toBe('an app');
+    expect(itemNounWithArticle('teamcity_recipes')).toBe('a recipe');
+    expect(itemNounWithArticle(undefined)).toBe('an item');
   });
 });
 

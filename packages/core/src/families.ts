@@ -80,13 +80,58 @@ const ITEM_NOUNS: Readonly<Record<ProductFamily, ItemNoun>> = {
   teamcity_recipes: 'recipe',
 };
 
-export function itemNoun(family: ProductFamily): ItemNoun {
-  return ITEM_NOUNS[family];
+/**
+ * The word for an item where no one family applies (a list of mixed families, an item still loading): the
+ * site's lists of everything say 'items', never 'plugins'.
+ */
+export const NEUTRAL_ITEM_NOUN = 'item';
+
+export interface NounOptions {
+  /** 'plugins', 'applications', 'dashboard widgets'... */
+  plural?: boolean;
+  /** First letter upper-cased, for headings, buttons and the start of a sentence ('Dashboard widget'). */
+  capitalised?: boolean;
+}
+
+function shaped(noun: string, { plural = false, capitalised = false }: NounOptions): string {
+  const number = plural ? `${noun}s` : noun;
+  return capitalised ? number.charAt(0).toUpperCase() + number.slice(1) : number;
+}
+
+/**
+ * What one item of a family is called (spec §1); `undefined` (no one family: a mixed list) gives
+ * {@link NEUTRAL_ITEM_NOUN}. Every noun of the spec takes its plural with an 's'.
+ */
+export function itemNoun(family: ProductFamily): ItemNoun;
+export function itemNoun(family: ProductFamily | undefined, options?: NounOptions): string;
+export function itemNoun(family: ProductFamily | undefined, options: NounOptions = {}): string {
+  return shaped(family === undefined ? NEUTRAL_ITEM_NOUN : ITEM_NOUNS[family], options);
+}
+
+/**
+ * The one family every item of a list belongs to, or `undefined` when they are of several families or the list
+ * is empty: a list is named by its family's plural ('Courses') only when it holds no other family.
+ */
+export function sharedFamily(items: Iterable<{ family: ProductFamily }>): ProductFamily | undefined {
+  let shared: ProductFamily | undefined;
+  for (const { family } of items) {
+    if (shared === undefined) shared = family;
+    else if (shared !== family) return undefined;
+  }
+  return shared;
+}
+
+/** The noun with its indefinite article: 'a plugin', 'an application', 'an app', 'an item'. */
+export function itemNounWithArticle(family: ProductFamily | undefined): string {
+  const noun = itemNoun(family, {});
+  return `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
 }
 
 /** Space applications are installed into a Space organisation, not downloaded: their counters say so. */
-export function downloadWording(family: ProductFamily): 'installation' | 'download' {
-  return family === 'space' ? 'installation' : 'download';
+export function downloadWording(family: ProductFamily): 'installation' | 'download';
+export function downloadWording(family: ProductFamily | undefined, options?: NounOptions): string;
+export function downloadWording(family: ProductFamily | undefined, options: NounOptions = {}): string {
+  return shaped(family === 'space' ? 'installation' : 'download', options);
 }
 
 /** The page title template of the spec; `%s` is the page's own title. */

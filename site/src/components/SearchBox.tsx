@@ -135,7 +135,7 @@ export function SearchBox() {
               }}
             >
               <span>{suggestion.label}</span>
-              <span className="site-search__kind">{suggestion.kind === 'tag' ? 'Tag' : 'Plugin'}</span>
+              <span className="site-search__kind">{suggestion.kind === 'tag' ? 'Tag' : 'Item'}</span>
             </li>
           ))}
         </ul>

@@ -84,7 +84,7 @@ export const MONETIZATION_STEP_LABELS: Readonly<Record<MonetizationStep, string>
   SELLER_APPROVED: 'Become an approved seller',
   PRICES_SET: 'Set prices',
   PRODUCT_DESCRIPTOR: 'Declare the product descriptor in plugin.xml',
-  LICENSE_CHECK: 'Check the licence in the plugin',
+  LICENSE_CHECK: 'Check the licence in the item',
   ITEM_APPROVED: 'Have the item approved',
 };
 

@@ -78,7 +78,7 @@ export async function monetizationOf(
     PRODUCT_DESCRIPTOR:
       'Upload a version whose plugin.xml declares <product-descriptor code="P..." release-date="YYYYMMDD" release-version="..."/>.',
     LICENSE_CHECK:
-      'Make the plugin check its licence with the marketplace’s public key (see the licensing guide), then confirm it in the selling details.',
+      'Make the item check its licence with the marketplace’s public key (see the licensing guide), then confirm it in the selling details.',
     ITEM_APPROVED: 'Publish the item; an administrator approves it.',
   };
   const steps: MonetizationStepBody[] = (Object.keys(done) as MonetizationStep[]).map((step) => ({

@@ -1,9 +1,11 @@
 import {
+  downloadWording,
   formatNumber,
   STATISTICS_LOADING,
   STATISTICS_MAX_DAYS,
   STATISTICS_UNAVAILABLE,
   statisticsBarHeights,
+  type ProductFamily,
 } from '@marketplace/core';
 
 export interface DownloadPoint {
@@ -17,6 +19,8 @@ export interface DownloadsChartProps {
   status: 'pending' | 'rejected' | 'resolved';
   /** Downloads per day, oldest first; only the last 30 are drawn. */
   points?: readonly DownloadPoint[];
+  /** The item's family: its counts say 'installations' for space, 'downloads' otherwise (spec §1). */
+  family?: ProductFamily;
 }
 
 export const downloadsChartStyles = `
@@ -30,7 +34,8 @@ export const downloadsChartStyles = `
 `;
 
 /** Downloads per day over the last 30 days as bars, with the total in words. */
-export function DownloadsChart({ status, points: allPoints = [] }: DownloadsChartProps) {
+export function DownloadsChart({ status, points: allPoints = [], family }: DownloadsChartProps) {
+  const counted = downloadWording(family, { plural: true });
   if (status === 'pending') {
     return (
       <div className="mp-chart" role="status" aria-busy="true">
@@ -48,13 +53,16 @@ export function DownloadsChart({ status, points: allPoints = [] }: DownloadsChar
   const points = allPoints.slice(-STATISTICS_MAX_DAYS);
   const heights = statisticsBarHeights(points.map((point) => point.value));
   const total = points.reduce((sum, point) => sum + point.value, 0);
-  const caption = `${formatNumber(total)} downloads in the last ${points.length} days`;
+  const caption = `${formatNumber(total)} ${counted} in the last ${points.length} days`;
   return (
     <figure className="mp-chart" style={{ margin: 0 }}>
-      <ul className="mp-chart__bars" aria-label="Downloads per day">
+      <ul
+        className="mp-chart__bars"
+        aria-label={`${downloadWording(family, { plural: true, capitalised: true })} per day`}
+      >
         {points.map((point, index) => {
           const height = heights[index] ?? 0;
-          const text = `${point.name}: ${formatNumber(point.value)} downloads`;
+          const text = `${point.name}: ${formatNumber(point.value)} ${counted}`;
           return (
             <li
               key={point.name}

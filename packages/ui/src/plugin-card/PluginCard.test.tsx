@@ -69,7 +69,7 @@ describe('PluginCard', () => {
 
   it('has a skeleton that is announced as loading', () => {
     render(<PluginCardSkeleton />);
-    expect(screen.getByRole('status', { name: 'Loading plugin' }).getAttribute('aria-busy')).toBe('true');
+    expect(screen.getByRole('status', { name: 'Loading item' }).getAttribute('aria-busy')).toBe('true');
   });
 });
 
@@ -385,7 +385,7 @@ describe('cards from the marketplace API', () => {
       return new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
     });
     render(<RemotePluginCard apiBase="https://plugins.example.com" pluginId={42} />);
-    expect(screen.getByRole('status', { name: 'Loading plugin' })).toBeTruthy();
+    expect(screen.getByRole('status', { name: 'Loading item' })).toBeTruthy();
     const card = await screen.findByRole('article', { name: 'Rainbow Brackets' });
     expect(await screen.findByText('5 downloads in the last 30 days')).toBeTruthy();
     expect(card.textContent).toContain('Updated 02.01.2025');

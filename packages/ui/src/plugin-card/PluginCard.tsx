@@ -1,4 +1,5 @@
 import {
+  downloadWording,
   formatDisplayDate,
   formatNumber,
   NO_DESCRIPTION,
@@ -94,7 +95,9 @@ export function CardMeta({ item, now }: { item: CardItem; now: number }) {
   const showDate = shouldShowUpdateDate({ updatedAt: item.updateDate, now, isTheme: item.isTheme });
   return (
     <ul className="mp-card__meta">
-      {shouldShowDownloads(item.downloads) ? <li>{formatNumber(item.downloads)} downloads</li> : null}
+      {shouldShowDownloads(item.downloads) ? (
+        <li>{`${formatNumber(item.downloads)} ${downloadWording(item.family, { plural: true })}`}</li>
+      ) : null}
       {showDate && item.updateDate !== null ? <li>Updated {formatDisplayDate(item.updateDate)}</li> : null}
       <li className="mp-card__pricing">{pricingModelLabel(item.pricingModel)}</li>
     </ul>
@@ -108,7 +111,7 @@ export function CardMeta({ item, now }: { item: CardItem; now: number }) {
 export function CardChart({ item, chart }: { item: CardItem; chart?: ReactNode }) {
   if (chart !== undefined) return <>{chart}</>;
   return item.downloadStatistics ? (
-    <DownloadsChart status="resolved" points={item.downloadStatistics} />
+    <DownloadsChart status="resolved" points={item.downloadStatistics} family={item.family} />
   ) : null;
 }
 
@@ -151,7 +154,7 @@ export function PluginCard({
 /** Stands in for a plugin card while its item loads. */
 export function PluginCardSkeleton() {
   return (
-    <div className="mp-card mp-card--skeleton" role="status" aria-busy="true" aria-label="Loading plugin">
+    <div className="mp-card mp-card--skeleton" role="status" aria-busy="true" aria-label="Loading item">
       <div className="mp-card__header">
         <span className="mp-skeleton mp-card__skeleton-icon" />
         <div className="mp-card__titles" style={{ flex: 1 }}>

@@ -58,7 +58,7 @@ export function VerificationSection() {
           <table className="site-table">
             <thead>
               <tr>
-                <th scope="col">Plugin</th>
+                <th scope="col">Item</th>
                 <th scope="col">Version</th>
                 <th scope="col">Job</th>
                 <th scope="col">Result</th>
@@ -103,7 +103,7 @@ export function VerificationSection() {
           onNext={() => setOffset(offset + PAGE_SIZE)}
         />
       ) : null}
-      <h3>False positives for every plugin</h3>
+      <h3>False positives for every item</h3>
       {globals.status === 'resolved' && globals.data.length === 0 ? (
         <p className="site-muted">None marked.</p>
       ) : null}

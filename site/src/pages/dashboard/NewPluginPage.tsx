@@ -3,6 +3,7 @@ import {
   familyLabel,
   isProductFamily,
   isValidWebsite,
+  itemNoun,
   PRODUCT_FAMILIES,
   PUBLISHING_STEPS,
   type ProductFamily,
@@ -71,7 +72,7 @@ function NewPluginForm() {
 
   return (
     <div className="site-page site-narrow">
-      <h1>Add a new plugin</h1>
+      <h1>Add a new {itemNoun(family)}</h1>
       <p className="site-muted">
         Upload the archive your build produced: the marketplace reads its plugin.xml and checks it.{' '}
         {PUBLISHING_STEPS}
@@ -163,6 +164,6 @@ function NewPluginForm() {
 }
 
 export default function NewPluginPage() {
-  usePageTitle('Add a new plugin');
+  usePageTitle('Add a new item');
   return <RequireSignIn>{() => <NewPluginForm />}</RequireSignIn>;
 }

@@ -1,15 +1,16 @@
 import type { PluginSummary } from '@marketplace/api-client';
-import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import HomePage from './HomePage';
 
 const featured = vi.fn<(family: string) => Promise<PluginSummary[]>>();
-// The catalogue's sections never answer here: the test is about the featured items above them.
+/** The catalogue's sections: by default they never answer (most tests are about the featured items). */
+const search = vi.fn<(query: { family?: string }) => Promise<unknown>>(() => new Promise(() => undefined));
 vi.mock('../../lib/api', () => ({
   api: {
     featuredItems: { list: (family: string) => featured(family) },
-    searchPlugins: () => new Promise(() => undefined),
+    searchPlugins: (query: { family?: string }) => search(query),
   },
 }));
 vi.mock('../../lib/features', () => ({ useFeature: () => false }));
@@ -17,6 +18,7 @@ vi.mock('../../lib/features', () => ({ useFeature: () => false }));
 afterEach(() => {
   cleanup();
   featured.mockReset();
+  search.mockClear();
 });
 
 function summary(id: number, name: string, extra: Partial<PluginSummary> = {}): PluginSummary {
@@ -41,9 +43,9 @@ function summary(id: number, name: string, extra: Partial<PluginSummary> = {}): 
   };
 }
 
-function renderHome() {
+function renderHome(path = '/') {
   return render(
-    <MemoryRouter>
+    <MemoryRouter initialEntries={[path]}>
       <HomePage />
     </MemoryRouter>,
   );
@@ -89,5 +91,53 @@ describe('the home page’s featured items', () => {
       expect(screen.queryByRole('alert')).toBeNull();
       cleanup();
     }
+  });
+});
+
+describe('the home page of one product family', () => {
+  it('calls the items of Space applications and counts their installations', async () => {
+    const app = summary(7, 'Standup Bot', { family: 'space', downloads: 1234, downloadStatistics: [] });
+    featured.mockResolvedValue([app]);
+    search.mockResolvedValue({ data: { plugins: [app], total: 1 }, links: {} });
+    renderHome('/?family=space');
+    expect(screen.getByRole('heading', { level: 1, name: 'Space' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Browse all applications' }).getAttribute('href')).toBe(
+      '/search?family=space',
+    );
+    await screen.findByRole('list', { name: 'Featured applications' });
+    expect(featured).toHaveBeenCalledWith('space');
+    expect(search.mock.calls.every(([query]) => query.family === 'space')).toBe(true);
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
+    expect(headings).toEqual([
+      'Featured applications',
+      'Most installed applications',
+      'Recently updated applications',
+      'Top rated applications',
+    ]);
+    await waitFor(() => expect(screen.getAllByText('1,234 installations').length).toBeGreaterThan(0));
+    expect(document.body.textContent).not.toMatch(/\bplugins?\b|downloads/i);
+  });
+
+  it('says courses on the education family’s page, and links every family', async () => {
+    featured.mockResolvedValue([]);
+    renderHome('/?family=edu');
+    expect(screen.getByRole('heading', { name: 'Most downloaded courses' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Browse all courses' })).toBeTruthy();
+    const families = screen.getByRole('navigation', { name: 'Product families' });
+    expect(within(families).getByRole('link', { name: 'Hub' }).getAttribute('href')).toBe('/?family=hub');
+    expect(within(families).getByRole('link', { name: 'All of the marketplace' }).getAttribute('href')).toBe(
+      '/',
+    );
+    expect(document.body.textContent).not.toMatch(/\bplugins?\b/i);
+  });
+
+  it('keeps the general page for an unknown family', () => {
+    featured.mockResolvedValue([]);
+    renderHome('/?family=nonsense');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(
+      'Plugins, themes and courses for your IDE',
+    );
+    expect(screen.getByRole('heading', { name: 'Most downloaded' })).toBeTruthy();
+    expect(featured).toHaveBeenCalledWith('intellij');
   });
 });

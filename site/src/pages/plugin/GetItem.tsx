@@ -1,23 +1,27 @@
+import { itemNoun, type ProductFamily } from '@marketplace/core';
 import { Link } from 'react-router';
 
 /**
- * How to get an item when no IDE runs on this machine, on the item's own page: its downloads, and how to add
- * this marketplace to an IDE as a plugin repository (an IDE installs from its repositories, not from here).
+ * How to get an item when no IDE runs on this machine, on the item's own page: its downloads, and, for the
+ * IntelliJ-based IDEs (the only ones that install from plugin repositories), how to add this marketplace to
+ * the IDE. The item is called by its family's noun.
  */
-export function GetItem({ versionsPath }: { versionsPath: string }) {
+export function GetItem({ versionsPath, family }: { versionsPath: string; family: ProductFamily }) {
   const repositoryUrl = `${location.origin}/plugins/list`;
   return (
     <span className="site-get-item">
       <Link className="mp-button" to={versionsPath}>
         Download
       </Link>
-      <details className="site-get-item__ide">
-        <summary>Install from your IDE</summary>
-        <p>
-          In the IDE, open Settings | Plugins | ⚙ | Manage Plugin Repositories, add{' '}
-          <code>{repositoryUrl}</code>, then find this item in the Marketplace tab.
-        </p>
-      </details>
+      {family === 'intellij' ? (
+        <details className="site-get-item__ide">
+          <summary>Install from your IDE</summary>
+          <p>
+            In the IDE, open Settings | Plugins | ⚙ | Manage Plugin Repositories, add{' '}
+            <code>{repositoryUrl}</code>, then find this {itemNoun(family)} in the Marketplace tab.
+          </p>
+        </details>
+      ) : null}
     </span>
   );
 }

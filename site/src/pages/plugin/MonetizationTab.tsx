@@ -1,5 +1,5 @@
 import type { Monetization, Plugin } from '@marketplace/api-client';
-import { pricingModelLabel } from '@marketplace/core';
+import { itemNoun, pricingModelLabel } from '@marketplace/core';
 import { Link } from 'react-router';
 
 /** Where to apply to sell for a vendor (and come back to an item's selling page afterwards). */
@@ -43,6 +43,7 @@ export function MonetizationSteps({ monetization }: { monetization: Monetization
 /** For the item's people and administrators: where selling stands, and the way to the selling settings. */
 export function MonetizationTab({ plugin, monetization }: { plugin: Plugin; monetization: Monetization }) {
   const remaining = monetization.steps.filter((step) => !step.done).length;
+  const noun = itemNoun(plugin.info.family);
   return (
     <section aria-labelledby="monetization-heading">
       <h2 id="monetization-heading">Monetization</h2>
@@ -83,12 +84,12 @@ export function MonetizationTab({ plugin, monetization }: { plugin: Plugin; mone
           </Link>
         ) : null}
         <Link className="site-button-secondary" to={`/dashboard/plugin/${plugin.id}`}>
-          Manage the item
+          Manage the {noun}
         </Link>
       </div>
       {monetization.vendorId === null ? (
         <p className="site-muted">
-          This item names no vendor, and only a vendor can sell: upload a version whose plugin.xml names one
+          This {noun} names no vendor, and only a vendor can sell: upload a version whose plugin.xml names one
           in &lt;vendor&gt;.
         </p>
       ) : null}

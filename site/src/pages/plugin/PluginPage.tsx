@@ -144,7 +144,7 @@ export default function PluginPage() {
               <span>{data.rating.meanRating ? data.rating.meanRating.toFixed(1) : 'Not rated yet'}</span>
             </span>
             <span>
-              {formatNumber(data.info.downloads)} {downloadWording(family)}s
+              {formatNumber(data.info.downloads)} {downloadWording(family, { plural: true })}
             </span>
             <span className="site-badge">{pricingModelLabel(data.info.pricingModel)}</span>
             {data.info.isBlocked ? <span className="site-badge site-badge--danger">Blocked</span> : null}
@@ -158,12 +158,12 @@ export default function PluginPage() {
             pluginXmlId={data.info.xmlId}
             pluginUrl={`${location.origin}${base}`}
             marketplaceUrl={location.origin}
-            whenNoIde={<GetItem versionsPath={`${base}/versions`} />}
+            whenNoIde={<GetItem versionsPath={`${base}/versions`} family={family} />}
           />
-          <ReportAction target={{ pluginId: data.id }} />
+          <ReportAction target={{ pluginId: data.id, family }} />
         </div>
       </header>
-      <nav className="site-tabs" aria-label={`${itemNoun(family)} sections`}>
+      <nav className="site-tabs" aria-label={`${itemNoun(family, { capitalised: true })} sections`}>
         {tabs.map(({ key, label }) => (
           // The custom-pages tab stays highlighted on its pages' own URLs (/custom-pages/{page-url}).
           <NavLink key={key} to={key ? `${base}/${key}` : base} end={key !== 'custom-pages'}>

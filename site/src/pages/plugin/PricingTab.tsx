@@ -4,6 +4,7 @@ import {
   COMMUNITY_PROGRAM_LABELS,
   formatDisplayDate,
   isValidWebsite,
+  itemNounWithArticle,
   LICENSE_KIND_LABELS,
   normalizeLink,
   pricingModelLabel,
@@ -39,7 +40,7 @@ function VendorSiteFallback({ plugin }: { plugin: Plugin }) {
     <>
       <p>
         {paid
-          ? `${plugin.info.name} is a paid plugin with a free trial: install it from your IDE and evaluate it before you buy a license.`
+          ? `${plugin.info.name} is ${itemNounWithArticle(plugin.info.family)} with a free trial: install it from your IDE and evaluate it before you buy a license.`
           : `${plugin.info.name} is freemium: its core features are free, and a license unlocks the rest.`}
       </p>
       {site && isValidWebsite(site) ? (

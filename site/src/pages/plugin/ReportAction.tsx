@@ -1,3 +1,4 @@
+import { itemNoun, type ProductFamily } from '@marketplace/core';
 import { useToasts } from '@marketplace/ui';
 import { useId, useState, type FormEvent } from 'react';
 import { api } from '../../lib/api';
@@ -14,16 +15,21 @@ const REASONS = [
 
 /**
  * "Report" on an item or on one of its reviews: anyone who sees it, visitors included, tells the
- * administrators what is wrong; the report lands in their queue (/admin/reports).
+ * administrators what is wrong; the report lands in their queue (/admin/reports). An item is called by its
+ * family's noun ('Report this course').
  */
-export function ReportAction({ target }: { target: { pluginId: number } | { reviewId: number } }) {
+export function ReportAction({
+  target,
+}: {
+  target: { pluginId: number; family: ProductFamily } | { reviewId: number };
+}) {
   const toasts = useToasts();
   const id = useId();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState(REASONS[0] ?? '');
   const [message, setMessage] = useState('');
   const [failure, setFailure] = useState('');
-  const what = 'reviewId' in target ? 'review' : 'item';
+  const what = 'reviewId' in target ? 'review' : itemNoun(target.family);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -43,7 +49,7 @@ export function ReportAction({ target }: { target: { pluginId: number } | { revi
   if (!open) {
     return (
       <button type="button" className="site-link-button site-report-action" onClick={() => setOpen(true)}>
-        Report {what === 'review' ? 'review' : ''}
+        {what === 'review' ? 'Report review' : `Report this ${what}`}
       </button>
     );
   }

@@ -1,5 +1,5 @@
 import type { Plugin } from '@marketplace/api-client';
-import { formatDisplayDate, formatNumber } from '@marketplace/core';
+import { downloadWording, formatDisplayDate, formatNumber } from '@marketplace/core';
 import { useState } from 'react';
 import { SafeHtml } from '../../components/SafeHtml';
 import { api } from '../../lib/api';
@@ -61,7 +61,9 @@ export function VersionsTab({ plugin }: { plugin: Plugin }) {
                 <th scope="col">Version</th>
                 <th scope="col">Compatibility</th>
                 <th scope="col">Released</th>
-                <th scope="col">Downloads</th>
+                <th scope="col">
+                  {downloadWording(plugin.info.family, { plural: true, capitalised: true })}
+                </th>
                 <th scope="col">File</th>
               </tr>
             </thead>

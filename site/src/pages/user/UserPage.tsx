@@ -1,4 +1,10 @@
-import { COMMENTS_PAGE_SIZE, formatDisplayDate, USER_PLUGINS_PAGE_SIZE } from '@marketplace/core';
+import {
+  COMMENTS_PAGE_SIZE,
+  formatDisplayDate,
+  itemNoun,
+  sharedFamily,
+  USER_PLUGINS_PAGE_SIZE,
+} from '@marketplace/core';
 import { StarRating } from '@marketplace/ui';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ItemGrid } from '../../components/ItemGrid';
@@ -39,6 +45,9 @@ export default function UserPage() {
     [id, commentsPage],
   );
   usePageTitle(user.status === 'resolved' ? user.data.name || user.data.login : undefined);
+  // The list is called by its family's plural when every item shown is of one family ('Courses'), else 'Items'.
+  const listFamily = plugins.status === 'resolved' ? sharedFamily(plugins.data.data) : undefined;
+  const listNoun = itemNoun(listFamily, { plural: true, capitalised: true });
   if (id === undefined || (user.status === 'rejected' && isNotFound(user.error))) return <NotFoundPage />;
 
   function go(name: string, page: number) {
@@ -52,19 +61,22 @@ export default function UserPage() {
       <h1>{user.status === 'resolved' ? user.data.name || user.data.login : '\u00a0'}</h1>
       {user.status === 'rejected' ? <p className="site-error">{errorText(user.error)}</p> : null}
       <section className="site-section" aria-labelledby="user-plugins">
-        <h2 id="user-plugins">Plugins</h2>
+        <h2 id="user-plugins">{listNoun}</h2>
         {plugins.status === 'rejected' ? <p className="site-error">{errorText(plugins.error)}</p> : null}
         {plugins.status === 'resolved' && plugins.data.data.length === 0 ? (
           <p className="site-muted">No published items.</p>
         ) : (
           <ItemGrid
-            label="Plugins"
+            label={listNoun}
             items={plugins.status === 'resolved' ? plugins.data.data : undefined}
             skeletons={USER_PLUGINS_PAGE_SIZE}
           />
         )}
         {plugins.status === 'resolved' && (pluginsPage > 1 || plugins.data.links.next) ? (
-          <nav className="site-pagination" aria-label="Plugin pages">
+          <nav
+            className="site-pagination"
+            aria-label={`${itemNoun(listFamily, { capitalised: true })} pages`}
+          >
             <button type="button" disabled={pluginsPage <= 1} onClick={() => go('plugins', pluginsPage - 1)}>
               Previous
             </button>

@@ -62,7 +62,7 @@ function FindingItem({ finding, onChanged }: { finding: Finding; onChanged: () =
       </span>
       <span className="site-badge">{VERIFICATION_TYPE_LABELS[finding.type]}</span>
       {marked ? (
-        <span className="site-badge">False positive{marked.scope === 'global' ? ' (every plugin)' : ''}</span>
+        <span className="site-badge">False positive{marked.scope === 'global' ? ' (every item)' : ''}</span>
       ) : null}
       <p>{finding.message}</p>
       <p className="site-muted">{finding.builds.length === 0 ? 'Every build' : finding.builds.join(', ')}</p>

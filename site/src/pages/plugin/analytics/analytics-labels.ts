@@ -11,10 +11,10 @@ import type { Breakdown } from './analytics-state';
 
 /** The measure's name in the picker and headings; Space apps are installed, not downloaded. */
 export function measureLabel(measure: StatisticMeasure, family: ProductFamily): string {
-  const noun = downloadWording(family) === 'installation' ? 'installations' : 'downloads';
+  const noun = downloadWording(family, { plural: true });
   switch (measure) {
     case 'downloads-count':
-      return noun.charAt(0).toUpperCase() + noun.slice(1);
+      return downloadWording(family, { plural: true, capitalised: true });
     case 'downloads-unique':
       return `Unique ${noun}`;
     case 'installs':

@@ -10,6 +10,7 @@ import {
   EXCEPTION_STATUSES,
   exceptionStatusText,
   formatDisplayDate,
+  itemNoun,
   formatNumber,
   isExceptionStatus,
   reporterDeclaration,
@@ -61,12 +62,12 @@ function versionsText(versions: readonly string[]): string {
 }
 
 /** What a vendor does to receive reports here: the reporter class and its registration in plugin.xml. */
-function ReporterHowTo() {
+function ReporterHowTo({ family }: { family: Plugin['info']['family'] }) {
   return (
     <div className="site-card-block" role="note" aria-label="How to receive error reports">
       <p>
-        No error reports have arrived yet. To receive your plugin’s error reports here, point its error
-        reporter at this marketplace:
+        No error reports have arrived yet. To receive your {itemNoun(family)}’s error reports here, point its
+        error reporter at this marketplace:
       </p>
       <pre className="site-exceptions__code">
         <code>{reporterDeclaration(location.origin)}</code>
@@ -141,7 +142,7 @@ function GroupList({ plugin }: { plugin: Plugin }) {
         status || page > 1 ? (
           <p className="site-muted">No exceptions match this filter.</p>
         ) : (
-          <ReporterHowTo />
+          <ReporterHowTo family={plugin.info.family} />
         )
       ) : null}
       {list.status === 'resolved' && list.data.groups.length > 0 ? (
@@ -460,7 +461,10 @@ function GroupDetail({
       <section aria-label="Environment">
         <h3>Environment</h3>
         <div className="site-exceptions__environment">
-          <EnvironmentTable caption="Plugin versions" counts={group.environment.versions} />
+          <EnvironmentTable
+            caption={`${itemNoun(plugin.info.family, { capitalised: true })} versions`}
+            counts={group.environment.versions}
+          />
           <EnvironmentTable caption="IDE builds" counts={group.environment.builds} />
           <EnvironmentTable caption="Operating systems" counts={group.environment.operatingSystems} />
           <EnvironmentTable caption="Java runtimes" counts={group.environment.javaVersions} />

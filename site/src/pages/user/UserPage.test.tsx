@@ -1,0 +1,66 @@
+import type { PluginSummary } from '@marketplace/api-client';
+import type { ProductFamily } from '@marketplace/core';
+import { cleanup, render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import UserPage from './UserPage';
+
+let families: ProductFamily[] = [];
+const paged = <T,>(data: T) => Promise.resolve({ data, links: {} });
+vi.mock('../../lib/api', () => ({
+  api: {
+    getUser: () => Promise.resolve({ id: 2, login: 'dana', name: 'Dana Developer' }),
+    getUserPlugins: () => paged(families.map((family, index) => summary(index + 1, family))),
+    getUserComments: () => paged([]),
+  },
+}));
+
+afterEach(cleanup);
+
+function summary(id: number, family: ProductFamily): PluginSummary {
+  return {
+    id,
+    xmlId: `com.example.${id}`,
+    name: `Item ${id}`,
+    link: `/plugin/${id}`,
+    family,
+    preview: 'Does things.',
+    icon: '',
+    downloads: 10,
+    rating: 4,
+    pricingModel: 'FREE',
+    vendor: { name: 'Acme', url: '' },
+    tags: [],
+    isTheme: false,
+    cdate: 0,
+    updateDate: 0,
+    downloadStatistics: [],
+  };
+}
+
+function renderAuthor() {
+  render(
+    <MemoryRouter initialEntries={['/author/2']}>
+      <Routes>
+        <Route path="/author/:userId" element={<UserPage />} />
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+describe('the author page’s list of items', () => {
+  it('is headed by the family’s plural when all the items are of one family', async () => {
+    families = ['hub', 'hub'];
+    renderAuthor();
+    expect(await screen.findByRole('heading', { name: 'Dashboard widgets' })).toBeTruthy();
+    expect(screen.getByRole('list', { name: 'Dashboard widgets' })).toBeTruthy();
+  });
+
+  it("is headed 'Items' when they are of several families", async () => {
+    families = ['intellij', 'youtrack'];
+    renderAuthor();
+    await screen.findByRole('article', { name: 'Item 2' });
+    expect(screen.getByRole('heading', { level: 2, name: 'Items' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: /plugins/i })).toBeNull();
+  });
+});
