@@ -143,7 +143,7 @@ describe('the marketplace site in Chromium', () => {
       const statusLabel = status.locator('.site-status__label');
       await page.goto(`${server.origin}/dashboard`);
       await signIn(page, 'developer', server.passwords.developer);
-      await page.getByRole('link', { name: 'Add a new plugin' }).click();
+      await page.getByRole('link', { name: 'Add a new item' }).click();
       await page.waitForURL(/\/dashboard\/new/);
       // Required fields are marked before anything is sent.
       expect(await page.getByLabel('License URL').getAttribute('aria-required')).toBe('true');
@@ -201,11 +201,11 @@ describe('the marketplace site in Chromium', () => {
         );
       expect((await search()).plugins.map((plugin) => plugin.id)).not.toContain(pluginId);
 
-      // The published plugin is in the administrators' approval queue, as a new item.
+      // The published plugin is in the administrators' approval queue, as a new plugin.
       await admin.page.goto(`${server.origin}/admin`);
       await signIn(admin.page, 'admin', server.passwords.admin);
       const row = admin.page.getByRole('row', { name: new RegExp(name) });
-      await row.getByText('New item').waitFor(POLL);
+      await row.getByText('New plugin').waitFor(POLL);
       await row.getByRole('button', { name: 'Review' }).click();
       await admin.page.getByRole('button', { name: 'Approve', exact: true }).click();
       await admin.page.getByText('Approve: done').waitFor(POLL);
@@ -266,10 +266,10 @@ describe('the marketplace site in Chromium', () => {
       expect(homeCaptions[0]).toBe(chartCaption(mostDownloaded.plugins[0]!.downloadStatistics));
 
       await page.goto(`${server.origin}/search?search=${encodeURIComponent(items.plugin.name)}`);
-      await chartsOfEveryCard(page, 'Search results');
+      await chartsOfEveryCard(page, 'Plugins');
       await page.goto(`${server.origin}/search?tags=Theme`);
       await page.locator('.site-grid .mp-card--theme').first().waitFor(POLL);
-      await chartsOfEveryCard(page, 'Search results');
+      await chartsOfEveryCard(page, 'Themes');
       expect(await page.locator('.site-grid .mp-card--theme .mp-chart__caption').count()).toBeGreaterThan(0);
 
       // The embed card is made from the item record, which carries the chart and the update date.

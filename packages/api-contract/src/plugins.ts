@@ -171,6 +171,14 @@ export const CustomTabSchema = Type.Object({
   generateToc: Type.Boolean(),
 });
 
+/** A bundle an item belongs to (core's PluginBundle): enough to name and link it. */
+export const PluginBundleRefSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  link: Type.String(),
+});
+export type PluginBundleRefBody = Static<typeof PluginBundleRefSchema>;
+
 /** GET /api/plugins/{id}: the item in the spec's default shape (§3, core's Plugin). */
 export const PluginSchema = Type.Object({
   id: Type.Integer(),
@@ -190,6 +198,13 @@ export const PluginSchema = Type.Object({
   programmingLanguage: Nullable(Type.String()),
   developers: Loaded(DeveloperSchema),
   bundles: Loaded(PluginSummarySchema),
+  includedIn: Type.Optional(
+    Type.Array(PluginBundleRefSchema, {
+      description:
+        'With fullInfo: the bundles the viewer may see that include this item (for a theme, the plugins ' +
+        'that ship it), by name',
+    }),
+  ),
   customTabs: Type.Array(CustomTabSchema),
   themes: Type.Array(ThemeSchema),
   compatibleProducts: Type.Array(Type.Enum([...IDE_PRODUCT_KEYS])),
@@ -201,7 +216,8 @@ export type PluginBody = Static<typeof PluginSchema>;
 export const PluginQuery = Type.Object({
   fullInfo: Type.Boolean({
     default: false,
-    description: 'Include developers and bundles (otherwise their status is "idle")',
+    description:
+      'Include developers, bundles and the bundles including the item (otherwise their status is "idle")',
   }),
 });
 

@@ -1,4 +1,9 @@
-import { COMMUNITY_PROGRAMS, IDE_PRODUCT_KEYS, PRODUCT_FAMILIES } from '@marketplace/core';
+import {
+  COMMUNITY_PROGRAMS,
+  IDE_PRODUCT_KEYS,
+  PRODUCT_FAMILIES,
+  SEARCH_RESULT_KINDS,
+} from '@marketplace/core';
 import { Type, type Static } from 'typebox';
 import { FamilySchema, PaymentFilterSchema, SortOrderSchema } from './common';
 import { PluginSummarySchema } from './plugins';
@@ -19,6 +24,20 @@ const searchFilters = {
     Type.Array(Type.Enum([...COMMUNITY_PROGRAMS]), {
       maxItems: COMMUNITY_PROGRAMS.length,
       description: 'Items that offer any of these community programs (free or discounted licences)',
+    }),
+  ),
+  isFeaturedSearch: Type.Optional(
+    Type.Boolean({
+      description:
+        "Only the staff picks of the IDE products (featured_plugins, the IDE window's is_featured_search): " +
+        'of the chosen products when products are given, of any product otherwise',
+    }),
+  ),
+  shouldHaveSource: Type.Optional(Type.Boolean({ description: 'Only items that give a source code URL' })),
+  kind: Type.Optional(
+    Type.Enum([...SEARCH_RESULT_KINDS], {
+      description:
+        'Result set (spec §3): "plugins" leaves themes out, "themes" keeps only themes, "any" both',
     }),
   ),
   family: Type.Enum([...PRODUCT_FAMILIES], {

@@ -11,7 +11,7 @@ import {
 describe('the search state in the address bar', () => {
   it('round-trips every filter, the sort order and the page', () => {
     const params = new URLSearchParams(
-      'search=git&orderBy=update+date&payment=paid&tags=Languages&tags=Testing&products=IDEA&products=GOLAND&communityPrograms=STUDENTS&family=intellij&page=3',
+      'search=git&orderBy=update+date&payment=paid&tags=Languages&tags=Testing&products=IDEA&products=GOLAND&communityPrograms=STUDENTS&isFeaturedSearch=true&shouldHaveSource=true&kind=themes&family=intellij&page=3',
     );
     const state = readBrowseState(params);
     expect(state).toEqual({
@@ -21,6 +21,9 @@ describe('the search state in the address bar', () => {
       tags: ['Languages', 'Testing'],
       products: ['IDEA', 'GOLAND'],
       communityPrograms: ['STUDENTS'],
+      isFeaturedSearch: true,
+      shouldHaveSource: true,
+      kind: 'themes',
       family: 'intellij',
       page: 3,
     });
@@ -30,7 +33,8 @@ describe('the search state in the address bar', () => {
   it('falls back to defaults for unknown or hostile values and leaves defaults out of the address', () => {
     const state = readBrowseState(
       new URLSearchParams(
-        'orderBy=popularity&payment=cheap&products=NOPE&communityPrograms=RETIREES&family=mars&page=-2&tags=%20',
+        'orderBy=popularity&payment=cheap&products=NOPE&communityPrograms=RETIREES&family=mars&page=-2&tags=%20' +
+          '&isFeaturedSearch=1&shouldHaveSource=yes&kind=any',
       ),
     );
     expect(state).toEqual({
@@ -40,6 +44,9 @@ describe('the search state in the address bar', () => {
       tags: [],
       products: [],
       communityPrograms: [],
+      isFeaturedSearch: false,
+      shouldHaveSource: false,
+      kind: undefined,
       family: undefined,
       page: 1,
     });
@@ -51,6 +58,34 @@ describe('the search state in the address bar', () => {
       readBrowseState(new URLSearchParams('search=%20kotlin%20&page=2&orderBy=rating')),
     );
     expect(query).toMatchObject({ search: 'kotlin', orderBy: 'rating', max: 20, offset: 20, payment: 'all' });
+  });
+
+  it('sends the staff-picks, source-code and type filters, and asks for one result set when told', () => {
+    const state = readBrowseState(
+      new URLSearchParams('isFeaturedSearch=true&shouldHaveSource=true&products=IDEA&page=3'),
+    );
+    expect(searchQueryOf(state)).toMatchObject({
+      isFeaturedSearch: true,
+      shouldHaveSource: true,
+      products: ['IDEA'],
+      max: 20,
+      offset: 40,
+    });
+    expect(searchQueryOf(state)).not.toHaveProperty('kind');
+    // The themes beside the plugins: their own set, from the first, as many as shown.
+    expect(searchQueryOf(state, { kind: 'themes', max: 12, offset: 0 })).toMatchObject({
+      kind: 'themes',
+      isFeaturedSearch: true,
+      max: 12,
+      offset: 0,
+    });
+    expect(searchQueryOf(readBrowseState(new URLSearchParams('kind=plugins')))).toMatchObject({
+      kind: 'plugins',
+    });
+    // Off is left out of the query and of the address.
+    const off = readBrowseState(new URLSearchParams('isFeaturedSearch=false'));
+    expect(searchQueryOf(off)).not.toHaveProperty('isFeaturedSearch');
+    expect(writeBrowseState(off).toString()).toBe('');
   });
 
   it('labels all eight sort orders of the spec', () => {
@@ -65,6 +100,9 @@ describe('hasFilters', () => {
     expect(hasFilters(readBrowseState(new URLSearchParams('search=git&tags=Theme')))).toBe(true);
     expect(hasFilters({ ...plain, payment: 'free' })).toBe(true);
     expect(hasFilters({ ...plain, family: 'intellij' })).toBe(true);
+    expect(hasFilters({ ...plain, isFeaturedSearch: true })).toBe(true);
+    expect(hasFilters({ ...plain, shouldHaveSource: true })).toBe(true);
+    expect(hasFilters({ ...plain, kind: 'themes' })).toBe(true);
   });
 });
 
@@ -82,5 +120,10 @@ describe('activeFilterCount', () => {
         ),
       ),
     ).toBe(7);
+    expect(
+      activeFilterCount(
+        readBrowseState(new URLSearchParams('isFeaturedSearch=true&shouldHaveSource=true&kind=plugins')),
+      ),
+    ).toBe(3);
   });
 });

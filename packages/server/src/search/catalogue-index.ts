@@ -4,6 +4,7 @@ import {
   type PaymentFilter,
   type PricingModel,
   type ProductFamily,
+  type SearchResultKind,
   type SortOrder,
 } from '@marketplace/core';
 import type { StoredPluginSummary } from './plugin-summary';
@@ -38,6 +39,13 @@ export interface IndexedPlugin {
   products: readonly string[];
   /** The community programs it offers licences in (commerce). */
   programs: readonly string[];
+  /** It gives a source code URL (the `shouldHaveSource` filter); absent: it does not. */
+  hasSource?: boolean;
+  /**
+   * IDE products that list it among their staff picks (`featured_plugins`, the `isFeaturedSearch` filter);
+   * absent: none.
+   */
+  featuredFor?: readonly string[];
   downloads: number;
   ratingMean: number;
   ratingCount: number;
@@ -57,6 +65,15 @@ export interface SearchFilters {
   products?: readonly IdeProductKey[] | undefined;
   /** Community programs; an item must offer at least one. */
   communityPrograms?: readonly string[] | undefined;
+  /**
+   * Only staff picks (`featured_plugins`): of one of the chosen products when `products` is given, else of any
+   * product (what the IDE's `is_featured_search` asks for its own product).
+   */
+  isFeaturedSearch?: boolean | undefined;
+  /** Only items that give a source code URL. */
+  shouldHaveSource?: boolean | undefined;
+  /** The result set of spec §3: 'plugins' leaves themes out, 'themes' keeps only them, 'any' (default) both. */
+  kind?: SearchResultKind | undefined;
   family?: ProductFamily | undefined;
 }
 
@@ -124,6 +141,11 @@ export class CatalogueIndex {
   private readonly listed = new SlotSet();
   private readonly notDeleted = new SlotSet();
   private readonly withoutProducts = new SlotSet();
+  private readonly withSource = new SlotSet();
+  private readonly themes = new SlotSet();
+  /** Staff picks of any product, and of each product. */
+  private readonly featured = new SlotSet();
+  private readonly byFeaturedProduct = new Map<string, SlotSet>();
   private readonly byFamily = new Map<string, SlotSet>();
   private readonly byPricing = new Map<string, SlotSet>();
   private readonly byTag = new Map<string, SlotSet>();
@@ -200,6 +222,10 @@ export class CatalogueIndex {
     this.listed.set(slot, plugin.listed);
     this.notDeleted.set(slot, !plugin.deleted);
     this.withoutProducts.set(slot, plugin.products.length === 0);
+    this.withSource.set(slot, plugin.hasSource === true);
+    this.themes.set(slot, plugin.summary.isTheme);
+    this.featured.set(slot, (plugin.featuredFor?.length ?? 0) > 0);
+    for (const product of plugin.featuredFor ?? []) setFor(this.byFeaturedProduct, product).add(slot);
     setFor(this.byFamily, plugin.family).add(slot);
     setFor(this.byPricing, plugin.pricingModel).add(slot);
     for (const tag of plugin.summary.tags) setFor(this.byTag, tag.toLowerCase()).add(slot);
@@ -213,6 +239,10 @@ export class CatalogueIndex {
     this.listed.delete(slot);
     this.notDeleted.delete(slot);
     this.withoutProducts.delete(slot);
+    this.withSource.delete(slot);
+    this.themes.delete(slot);
+    this.featured.delete(slot);
+    for (const product of plugin.featuredFor ?? []) this.byFeaturedProduct.get(product)?.delete(slot);
     this.byFamily.get(plugin.family)?.delete(slot);
     this.byPricing.get(plugin.pricingModel)?.delete(slot);
     for (const tag of plugin.summary.tags) this.byTag.get(tag.toLowerCase())?.delete(slot);
@@ -286,9 +316,21 @@ export class CatalogueIndex {
       }
       visible.intersect(offering);
     }
-    if (withProducts && filters.products?.length) {
+    if (filters.shouldHaveSource) visible.intersect(this.withSource);
+    if (filters.kind === 'themes') visible.intersect(this.themes);
+    if (filters.kind === 'plugins') visible.subtract(this.themes);
+    const products = withProducts && filters.products?.length ? [...new Set(filters.products)] : [];
+    if (filters.isFeaturedSearch) {
+      if (products.length === 0) visible.intersect(this.featured);
+      else {
+        const picked = new SlotSet();
+        for (const product of products) picked.unite(this.byFeaturedProduct.get(product) ?? new SlotSet());
+        visible.intersect(picked);
+      }
+    }
+    if (products.length) {
       const compatible = new SlotSet();
-      for (const product of new Set(filters.products)) compatible.unite(this.runningOn(product));
+      for (const product of products) compatible.unite(this.runningOn(product));
       visible.intersect(compatible);
     }
     return visible;
@@ -373,7 +415,10 @@ export class CatalogueIndex {
     const aggregations: Record<string, number> = {};
     const products = new Set<string>([...Object.keys(IDE_PRODUCTS), ...this.byProduct.keys()]);
     for (const product of products) {
-      const count = matched.countShared(this.runningOn(product));
+      const running = this.runningOn(product);
+      // Staff picks are per product: ticking a product then keeps its own picks, which is what is counted.
+      if (filters.isFeaturedSearch) running.intersect(this.byFeaturedProduct.get(product) ?? new SlotSet());
+      const count = matched.countShared(running);
       if (count > 0) aggregations[product] = count;
     }
     return { aggregations, total: matched.size };

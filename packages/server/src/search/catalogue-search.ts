@@ -22,6 +22,8 @@ interface IndexRow extends PluginSummaryRow {
   developer_ids: number[];
   products: string[];
   programs: string[];
+  has_source: boolean;
+  featured_for: string[];
   search_vector: string;
 }
 
@@ -95,6 +97,9 @@ export class CatalogueSearch extends CatalogueFollower<IndexChanges> {
           coalesce((SELECT array_agg(cp.product ORDER BY cp.product) FROM plugin_compatible_products cp
             WHERE cp.plugin_id = p.id), '{}') AS products,
           ${PROGRAMS_OF_PLUGIN} AS programs,
+          btrim(coalesce(p.source_code_url, '')) <> '' AS has_source,
+          coalesce((SELECT array_agg(f.product ORDER BY f.product) FROM featured_plugins f
+            WHERE f.plugin_id = p.id), '{}') AS featured_for,
           p.search_vector::text AS search_vector
         FROM plugins p LEFT JOIN vendors v ON v.id = p.vendor_id
         WHERE p.changed_by_xact >= ${since}::xid8`,
@@ -174,6 +179,8 @@ function toIndexedPlugin(row: IndexRow): IndexedPlugin {
     developerIds: row.developer_ids,
     products: row.products,
     programs: row.programs,
+    hasSource: row.has_source,
+    featuredFor: row.featured_for,
     downloads: row.downloads,
     ratingMean: row.rating_mean,
     ratingCount: row.rating_count,

@@ -62,6 +62,15 @@ export class SlotSet {
     return this;
   }
 
+  /** Removes every member of `other` (in place). */
+  subtract(other: SlotSet): this {
+    const mine = this.words;
+    const theirs = other.words;
+    const length = Math.min(mine.length, theirs.length);
+    for (let index = 0; index < length; index++) mine[index]! &= ~theirs[index]!;
+    return this;
+  }
+
   get size(): number {
     let count = 0;
     for (const word of this.words) count += bitCount(word);

@@ -144,6 +144,7 @@ interface Resources {
   customPageImageId: number;
   verificationId: number;
   reportId: number;
+  namespaceClaimId: number;
 }
 
 /**
@@ -173,6 +174,9 @@ const PATH_PARAMETERS: Record<string, (resources: Resources) => string> = {
   verifications: (resources) => String(resources.verificationId),
   update: (resources) => String(resources.versionId),
   reports: (resources) => String(resources.reportId),
+  namespaces: (resources) => String(resources.namespaceClaimId),
+  // /api/admin/trust/namespaces/{id}/{decision}: approving the fresh claim.
+  decision: () => 'approve',
   // /api/users/{id}/{x}: a ban without its reason, answered 400 when the rule lets the persona in.
   x: () => 'ban',
   application: (resources) => String(resources.pluginId),
@@ -180,6 +184,8 @@ const PATH_PARAMETERS: Record<string, (resources: Resources) => string> = {
   users: () => String(personas.owner),
   uid: () => 'an-interaction-that-does-not-exist',
   family: () => 'intellij',
+  // /api/admin/featured-plugins/{product}: one IDE's staff picks.
+  product: () => 'IDEA',
   measure: () => 'downloads-count',
   dimension: () => 'country',
   scheduler: () => 'token-cleanup',
@@ -322,7 +328,13 @@ async function freshResources(): Promise<Resources> {
     sql`INSERT INTO plugin_reports (plugin_id, review_id, reason) VALUES (${pluginId}, ${reviewId}, 'Spam')
       RETURNING id`,
   );
+  // A namespace claim of the plugin's vendor, waiting for an administrator.
+  const namespaceClaimId = await insertedId(
+    sql`INSERT INTO trust_namespaces (prefix, vendor_id, dns_token, requested_by)
+      VALUES (${`org.access${resourceCount}.`}, ${vendorId}, 'token', ${personas.owner}) RETURNING id`,
+  );
   return {
+    namespaceClaimId,
     reportId,
     customPageId,
     customPageImageId,

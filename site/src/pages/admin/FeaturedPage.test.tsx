@@ -37,11 +37,14 @@ let calls: Call[];
 /** The fake server: featured lists by family, the suggestions, and what a PUT answers. */
 let lists: Record<string, ReturnType<typeof summary>[]>;
 let putAnswer: { status: number; body: unknown } | undefined;
+/** Staff picks by IDE product key. */
+let picks: Record<string, ReturnType<typeof summary>[]>;
 
 beforeEach(() => {
   calls = [];
   lists = { intellij: [summary(1, 'Git Toolbox'), summary(2, 'Rainbow Brackets')], teamcity: [] };
   putAnswer = undefined;
+  picks = { IDEA: [summary(2, 'Rainbow Brackets')] };
   vi.stubGlobal(
     'fetch',
     vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
@@ -61,6 +64,17 @@ beforeEach(() => {
         const known = [...(lists[family] ?? []), summary(3, 'Night Owl')];
         lists[family] = ids.map((id) => known.find((item) => item.id === id)!);
         return json(200, lists[family]);
+      }
+      if (method === 'GET' && url.pathname === '/api/featured-plugins/product') {
+        return json(200, picks[url.searchParams.get('product') ?? ''] ?? []);
+      }
+      const product = /^\/api\/admin\/featured-plugins\/(\w+)$/.exec(url.pathname)?.[1];
+      if (method === 'PUT' && product) {
+        if (putAnswer) return json(putAnswer.status, putAnswer.body);
+        const ids = (body as { pluginIds: number[] }).pluginIds;
+        const known = [summary(1, 'Git Toolbox'), summary(2, 'Rainbow Brackets'), summary(3, 'Night Owl')];
+        picks[product] = ids.map((id) => known.find((item) => item.id === id)!);
+        return json(200, picks[product]);
       }
       if (url.pathname === '/api/searchSuggest') {
         return json(200, {
@@ -153,5 +167,71 @@ describe('the featured items screen', () => {
     await screen.findByText('Item 2 is of the teamcity family, not intellij.');
     expect(shownNames()).toEqual(['Rainbow Brackets']);
     expect(screen.getByText('Unsaved changes')).toBeTruthy();
+  });
+});
+
+describe('the staff picks per IDE', () => {
+  const picksRegion = (name: string) => screen.getByRole('region', { name: `Staff picks of ${name}` });
+  const pickNames = (name: string) =>
+    within(picksRegion(name))
+      .queryAllByRole('listitem')
+      .map((item) => item.getAttribute('aria-label'))
+      .filter(Boolean);
+
+  it('shows an IDE’s picks, adds, reorders and removes, and saves them for that IDE in order', async () => {
+    renderPage();
+    expect(screen.getByRole('heading', { name: 'Staff picks, per IDE' })).toBeTruthy();
+    const region = await screen.findByRole('region', { name: 'Staff picks of IntelliJ IDEA Ultimate' });
+    await within(region).findByRole('listitem', { name: 'Rainbow Brackets' });
+
+    fireEvent.change(within(region).getByLabelText('Add a plugin to the picks'), { target: { value: 'gi' } });
+    fireEvent.click(await within(region).findByRole('button', { name: 'Add Git Toolbox' }));
+    fireEvent.change(within(region).getByLabelText('Add a plugin to the picks'), { target: { value: 'ni' } });
+    fireEvent.click(await within(region).findByRole('button', { name: 'Add Night Owl' }));
+    expect(pickNames('IntelliJ IDEA Ultimate')).toEqual(['Rainbow Brackets', 'Git Toolbox', 'Night Owl']);
+    fireEvent.click(within(region).getByRole('button', { name: 'Move Night Owl up in the picks' }));
+    fireEvent.click(within(region).getByRole('button', { name: 'Remove Rainbow Brackets from the picks' }));
+    expect(pickNames('IntelliJ IDEA Ultimate')).toEqual(['Night Owl', 'Git Toolbox']);
+    // The family list above is untouched.
+    expect(shownNames()).toEqual(['Git Toolbox', 'Rainbow Brackets']);
+
+    fireEvent.click(within(region).getByRole('button', { name: 'Save staff picks' }));
+    await screen.findByText('Staff picks of IntelliJ IDEA Ultimate saved');
+    const put = calls.find((call) => call.method === 'PUT');
+    expect(put).toMatchObject({ path: '/api/admin/featured-plugins/IDEA', body: { pluginIds: [3, 1] } });
+    expect(calls.some((call) => call.path === '/api/admin/featured/intellij')).toBe(false);
+    expect(picks['IDEA']?.map((item) => item.id)).toEqual([3, 1]);
+  });
+
+  it('switches IDE, says when one has none, and keeps the edits and the server’s message when saving fails', async () => {
+    renderPage();
+    const region = await screen.findByRole('region', { name: 'Staff picks of IntelliJ IDEA Ultimate' });
+    await within(region).findByRole('listitem', { name: 'Rainbow Brackets' });
+    fireEvent.change(screen.getByLabelText('IDE'), { target: { value: 'PYCHARM' } });
+    await screen.findByText('No staff picks: PyCharm shows no featured plugins.');
+    expect(
+      calls.some(
+        (call) => call.path === '/api/featured-plugins/product' && call.query.get('product') === 'PYCHARM',
+      ),
+    ).toBe(true);
+    // Suggestions are items of the IDE's family.
+    fireEvent.change(screen.getByLabelText('Add a plugin to the picks'), { target: { value: 'gi' } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Add Git Toolbox' }));
+    const suggest = calls.filter((call) => call.path === '/api/searchSuggest').at(-1);
+    expect(suggest?.query.get('family')).toBe('intellij');
+
+    putAnswer = {
+      status: 400,
+      body: {
+        type: 'error',
+        message: 'Git Toolbox (1) does not run on PyCharm: the plugin names other compatible products.',
+      },
+    };
+    fireEvent.click(screen.getByRole('button', { name: 'Save staff picks' }));
+    await screen.findByText(
+      'Git Toolbox (1) does not run on PyCharm: the plugin names other compatible products.',
+    );
+    expect(pickNames('PyCharm')).toEqual(['Git Toolbox']);
+    expect(within(picksRegion('PyCharm')).getByText('Unsaved changes')).toBeTruthy();
   });
 });

@@ -219,3 +219,49 @@ describe('the overview’s developers, compatible products, themes and bundle', 
     expect(fact(details, 'Plugin ID')?.textContent).toBe('com.example.rainbow-kit');
   });
 });
+
+describe('the overview’s "Included in"', () => {
+  const bundles = [
+    { id: 90, name: 'Rainbow Essentials', link: '/plugin/90-rainbow-essentials' },
+    { id: 91, name: 'Colour Pack', link: '/plugin/91-colour-pack' },
+  ];
+
+  it('links the bundles that include a plugin', async () => {
+    await renderOverview({ ...EMPTY, includedIn: bundles });
+    const region = screen.getByRole('region', { name: 'Included in' });
+    expect(hrefs(region)).toEqual([
+      ['Rainbow Essentials', '/plugin/90-rainbow-essentials'],
+      ['Colour Pack', '/plugin/91-colour-pack'],
+    ]);
+    expect(region.textContent).toContain('Bundles that install this plugin with others');
+    expect(screen.queryByRole('region', { name: 'Provided by' })).toBeNull();
+  });
+
+  it('names, for a theme, the plugins that ship it', async () => {
+    const theme = {
+      ...EMPTY,
+      tags: [
+        {
+          id: 164,
+          name: 'Theme',
+          link: '/search?tags=Theme',
+          privileged: false,
+          searchable: true,
+          families: [],
+        },
+      ],
+      includedIn: bundles.slice(0, 1),
+    } satisfies Plugin;
+    await renderOverview(theme);
+    const region = screen.getByRole('region', { name: 'Provided by' });
+    expect(hrefs(region)).toEqual([['Rainbow Essentials', '/plugin/90-rainbow-essentials']]);
+    expect(region.textContent).toContain('Plugins that ship this theme');
+    expect(screen.queryByRole('region', { name: 'Included in' })).toBeNull();
+  });
+
+  it('is left out when no bundle includes the item', async () => {
+    await renderOverview({ ...EMPTY, includedIn: [] });
+    expect(screen.queryByRole('region', { name: 'Included in' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Provided by' })).toBeNull();
+  });
+});

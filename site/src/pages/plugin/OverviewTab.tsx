@@ -1,9 +1,12 @@
 import type { Plugin } from '@marketplace/api-client';
 import {
+  downloadWording,
   formatDisplayDate,
+  hasThemeTag,
   IDE_PRODUCT_KEYS,
   IDE_PRODUCTS,
   isValidWebsite,
+  itemNoun,
   NO_DESCRIPTION,
   normalizeLink,
   productFullName,
@@ -35,11 +38,41 @@ function BundleMembers({ plugin }: { plugin: Plugin }) {
   if (plugin.bundles.data.length === 0) return null;
   return (
     <section aria-labelledby="bundle-heading" className="site-side-block">
-      <h2 id="bundle-heading">Plugins in this bundle</h2>
+      <h2 id="bundle-heading">
+        {itemNoun(plugin.info.family, { plural: true, capitalised: true })} in this bundle
+      </h2>
       <ul className="site-link-list">
         {plugin.bundles.data.map((member) => (
           <li key={member.id}>
             <Link to={member.link}>{member.name}</Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * The bundles that include the item (spec §3, the reverse of a bundle's members), linked; for a theme, the
+ * plugins that ship it. Hidden when there are none (and before fullInfo has brought them).
+ */
+function IncludedIn({ plugin }: { plugin: Plugin }) {
+  const bundles = plugin.includedIn ?? [];
+  if (bundles.length === 0) return null;
+  const family = plugin.info.family;
+  const isTheme = hasThemeTag(plugin.tags);
+  return (
+    <section aria-labelledby="included-in-heading" className="site-side-block">
+      <h2 id="included-in-heading">{isTheme ? 'Provided by' : 'Included in'}</h2>
+      <p className="site-muted">
+        {isTheme
+          ? `${itemNoun(family, { plural: true, capitalised: true })} that ship this theme`
+          : `Bundles that install this ${itemNoun(family)} with others`}
+      </p>
+      <ul className="site-link-list">
+        {bundles.map((bundle) => (
+          <li key={bundle.id}>
+            <Link to={bundle.link}>{bundle.name}</Link>
           </li>
         ))}
       </ul>
@@ -115,8 +148,11 @@ export function OverviewTab({ plugin }: { plugin: Plugin }) {
       </div>
       <aside className="site-overview__side">
         <section aria-labelledby="downloads-heading" className="site-side-block site-chart-block">
-          <h2 id="downloads-heading">Downloads in the last 30 days</h2>
+          <h2 id="downloads-heading">
+            {downloadWording(plugin.info.family, { plural: true, capitalised: true })} in the last 30 days
+          </h2>
           <DownloadsChart
+            family={plugin.info.family}
             status={downloads.status}
             {...(downloads.status === 'resolved' ? { points: downloads.data } : {})}
           />
@@ -188,12 +224,13 @@ export function OverviewTab({ plugin }: { plugin: Plugin }) {
                 </dd>
               </>
             ) : null}
-            <dt>Plugin ID</dt>
+            <dt>{itemNoun(plugin.info.family, { capitalised: true })} ID</dt>
             <dd>
               <code>{plugin.info.xmlId}</code>
             </dd>
           </dl>
         </section>
+        <IncludedIn plugin={plugin} />
         <BundleMembers plugin={plugin} />
       </aside>
     </div>

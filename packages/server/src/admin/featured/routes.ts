@@ -3,15 +3,22 @@ import {
   ErrorBody,
   FeaturedFamilyParams,
   FeaturedItemsSchema,
+  FeaturedProductParams,
   SetFeaturedItemsBody,
+  SetFeaturedPluginsBody,
 } from '@marketplace/api-contract';
 import { signedInViewer } from '../../auth/authorization';
+import { loadFeatured, setFeaturedPlugins } from '../../routes/api/social-queries';
 import { viewerOf } from '../../search/sql';
 import { loadFeaturedItems, setFeaturedItems } from './service';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody } as const;
 
-/** `/api/featured/{family}` (anyone) and `/api/admin/featured/{family}` (administrators): see admin-featured.ts. */
+/**
+ * `/api/featured/{family}` (anyone) and `/api/admin/featured/{family}` (administrators), and the per-IDE-product
+ * staff picks' `/api/admin/featured-plugins/{product}` (administrators; read through
+ * `/api/featured-plugins/product`): see admin-featured.ts.
+ */
 export const featuredRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/featured/:family',
@@ -46,6 +53,28 @@ export const featuredRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await setFeaturedItems(app.db, family, request.body.pluginIds, viewer.user.id);
       request.log.info({ family, items: request.body.pluginIds.length }, 'featured items set');
       return app.recentDownloads.attach(await loadFeaturedItems(app.db, family, viewerOf(request)));
+    },
+  );
+
+  app.put(
+    '/api/admin/featured-plugins/:product',
+    {
+      config: { auth: { rule: 'admin' } },
+      schema: {
+        tags: ['admin'],
+        summary:
+          "Replace an IDE product's staff picks, in order (administrators; the IDE's is_featured_search)",
+        params: FeaturedProductParams,
+        body: SetFeaturedPluginsBody,
+        response: { 200: FeaturedItemsSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const viewer = signedInViewer(request);
+      const { product } = request.params;
+      await setFeaturedPlugins(app.db, product, request.body.pluginIds, viewer.user.id);
+      request.log.info({ product, items: request.body.pluginIds.length }, 'staff picks set');
+      return app.recentDownloads.attach(await loadFeatured(app.db, product, undefined, viewerOf(request)));
     },
   );
 };

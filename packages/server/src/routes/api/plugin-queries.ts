@@ -9,6 +9,7 @@ import type {
   DeveloperBody,
   GranularRatingBody,
   PluginBody,
+  PluginBundleRefBody,
   PluginLifecycleBody,
   PluginVersionBody,
   RatingBody,
@@ -148,12 +149,13 @@ export async function loadPlugin(
   if (!row) return undefined;
 
   // Developers and bundles are separate lists (spec: loaded on their own); fullInfo brings them along.
-  const [developers, bundles] = options.fullInfo
+  const [developers, bundles, includedIn] = options.fullInfo
     ? await Promise.all([
         loadDevelopers(db, id),
         loadBundleMembers(db, id, viewer).then((members) => charts.attach(members)),
+        loadIncludingBundles(db, id, viewer),
       ])
-    : [[], []];
+    : [[], [], undefined];
   const { links, themes, tabs } = row;
   const rating = starRating(row.star_votes ?? {});
   const linksOf = (kind: 'donation' | 'custom_contact') =>
@@ -209,6 +211,7 @@ export async function loadPlugin(
     programmingLanguage: row.programming_language,
     developers: { status: detailStatus, data: developers },
     bundles: { status: detailStatus, data: bundles },
+    ...(includedIn ? { includedIn } : {}),
     customTabs: tabs.map((tab) => ({
       tabName: tab.tab_name,
       path: tab.url_suffix,
@@ -265,6 +268,24 @@ export async function loadBundleMembers(
       ORDER BY b.position, p.id`,
   );
   return rows.map(toPluginSummary);
+}
+
+/**
+ * The bundles that include the item (the reverse of {@link loadBundleMembers}): those the viewer may see, by
+ * name. For a theme these are the plugins that ship it.
+ */
+export async function loadIncludingBundles(
+  db: Queryable,
+  memberId: number,
+  viewer: Viewer | undefined,
+): Promise<PluginBundleRefBody[]> {
+  const rows = await selectRows<{ id: number; name: string }>(
+    db,
+    sql`SELECT p.id, p.name FROM plugin_bundles b JOIN plugins p ON p.id = b.bundle_id
+      WHERE b.member_id = ${memberId} AND ${pluginVisibleTo(viewer)}
+      ORDER BY lower(p.name), p.id LIMIT 50`,
+  );
+  return rows.map((row) => ({ id: row.id, name: row.name, link: pluginPagePath(row.id, row.name) }));
 }
 
 /** Mean and votes per star count from `{ "<stars>": count }`. */

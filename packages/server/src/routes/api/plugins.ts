@@ -47,7 +47,8 @@ const pluginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: publicRead,
       schema: {
         tags: ['plugins'],
-        summary: 'An item in the default shape; fullInfo=true includes developers and bundles',
+        summary:
+          'An item in the default shape; fullInfo=true includes developers, bundle members and the bundles that include it',
         params: IdParams,
         querystring: PluginQuery,
         response: { 200: PluginSchema, ...notFound },
