@@ -30,6 +30,7 @@ import type {
   Channels,
   Comment,
   CompatibleProducts,
+  CompatibleProductsInput,
   CompatibleUpdates,
   CompatibleUpdatesInput,
   Developer,
@@ -47,6 +48,7 @@ import type {
   PluginVersionsInput,
   NewReview,
   PluginTagsInput,
+  PluginUrlsChanges,
   RatingInput,
   Reply,
   ReplyInput,
@@ -277,6 +279,23 @@ export class ApiClient {
     return this.get(apiPaths.featured(product, family), options);
   }
 
+  /**
+   * Administrators: replaces an IDE product's staff picks (what the IDE's window shows as featured, and the
+   * search's `isFeaturedSearch` keeps) with these items, in order; answers the new list.
+   */
+  setFeaturedPlugins(
+    product: FeaturedInput['product'],
+    pluginIds: readonly number[],
+    options?: CallOptions,
+  ): Promise<PluginSummary[]> {
+    return this.transport.sendJson({
+      ...options,
+      method: 'PUT',
+      path: `/api/admin/featured-plugins/${encodeURIComponent(product)}`,
+      json: { pluginIds: [...pluginIds] },
+    });
+  }
+
   /** Writes the signed-in user's review of a plugin; a second one is refused (409) naming the first. */
   createReview(review: NewReview, options?: CallOptions): Promise<Review> {
     return this.transport.sendJson({ ...options, method: 'POST', path: '/api/comments', json: review });
@@ -425,6 +444,64 @@ export class ApiClient {
       path: `${apiPaths.plugin(pluginId)}/tags`,
       json: tagsForUpdate(tags) satisfies PluginTagsInput,
     });
+  }
+
+  /**
+   * Sets an item's links (PUT /api/plugins/{id}/urls): '' removes a link, an absent one is kept, and a list
+   * given (donation links, custom contacts) replaces the item's list.
+   */
+  async setPluginUrls(pluginId: number, urls: PluginUrlsChanges, options?: CallOptions): Promise<void> {
+    await this.transport.send({
+      ...options,
+      method: 'PUT',
+      path: `${apiPaths.plugin(pluginId)}/urls`,
+      json: urls,
+    });
+  }
+
+  /** Sets the IDE products an item runs on (product keys such as IDEA; none: every product of its family). */
+  async setCompatibleProducts(
+    pluginId: number,
+    products: CompatibleProductsInput,
+    options?: CallOptions,
+  ): Promise<void> {
+    await this.transport.send({
+      ...options,
+      method: 'POST',
+      path: `${apiPaths.plugin(pluginId)}/compatibility`,
+      json: products,
+    });
+  }
+
+  /**
+   * Keeps an item's screenshots named by these urls, in this order, and deletes the others
+   * (PUT /api/plugins/{id}/screenshots); resolves with the screenshots as they are now.
+   */
+  arrangeScreenshots(
+    pluginId: number,
+    urls: readonly string[],
+    options?: CallOptions,
+  ): Promise<{ id: number; url: string }[]> {
+    return this.transport.sendJson({
+      ...options,
+      method: 'PUT',
+      path: `${apiPaths.plugin(pluginId)}/screenshots`,
+      json: urls,
+    });
+  }
+
+  /** Deletes one of an item's documentation tabs, named by its URL suffix. */
+  async deleteDocumentationTab(pluginId: number, urlSuffix: string, options?: CallOptions): Promise<void> {
+    await this.transport.send({
+      ...options,
+      method: 'DELETE',
+      path: `${apiPaths.plugin(pluginId)}/documentation/${encodeURIComponent(urlSuffix)}`,
+    });
+  }
+
+  /** The order of the signed-in user's items on their pages: every id, first first (PUT /api/plugins/order). */
+  async setPluginOrder(pluginIds: readonly number[], options?: CallOptions): Promise<void> {
+    await this.transport.send({ ...options, method: 'PUT', path: '/api/plugins/order', json: pluginIds });
   }
 
   // Pages ---------------------------------------------------------------------------------------------------

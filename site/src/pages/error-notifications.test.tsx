@@ -115,7 +115,11 @@ const plugin = {
     forumUrl: '',
     licenseUrl: '',
     privacyPolicyUrl: '',
+    donationLinks: [],
+    customContacts: [],
   },
+  screenshots: [],
+  customTabs: [],
   tags: [],
 } as unknown as Plugin;
 
@@ -125,7 +129,8 @@ describe('the edit (manage) page', () => {
   });
 
   async function saveDetails() {
-    renderAt('/dashboard/plugin/7', '/dashboard/plugin/:pluginId', <EditPluginPage />);
+    // The manage page opens on the section its address names.
+    renderAt('/dashboard/plugin/7?section=details', '/dashboard/plugin/:pluginId', <EditPluginPage />);
     fireEvent.click(await screen.findByRole('button', { name: 'Save details' }));
   }
 

@@ -8,11 +8,13 @@ import { api } from '../../lib/api';
 import { errorText } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
+import { ItemOrder } from './ItemOrder';
 import { StatusBadge } from './PluginStatus';
 
 function MyItems({ user }: { user: SignedInUser }) {
   const [page, setPage] = useState(1);
-  const [items] = useLoad(
+  const [ordering, setOrdering] = useState(false);
+  const [items, reload] = useLoad(
     (signal) => api.getUserPlugins(user.id, { page, size: USER_PLUGINS_PAGE_SIZE }, { signal }),
     [user.id, page],
   );
@@ -21,21 +23,36 @@ function MyItems({ user }: { user: SignedInUser }) {
       <div className="site-results__head">
         <h1>My items</h1>
         <div className="site-form-actions">
+          {items.status === 'resolved' && items.data.data.length > 1 && !ordering ? (
+            <button type="button" className="site-button-secondary" onClick={() => setOrdering(true)}>
+              Change the order
+            </button>
+          ) : null}
           <Link className="site-button-secondary" to="/dashboard/tokens">
             API tokens
           </Link>
           <Link className="mp-button" to="/dashboard/new">
-            Add a new plugin
+            Add a new item
           </Link>
         </div>
       </div>
+      {ordering ? (
+        <ItemOrder
+          userId={user.id}
+          onSaved={() => {
+            setPage(1);
+            reload();
+          }}
+          onClose={() => setOrdering(false)}
+        />
+      ) : null}
       {items.status === 'rejected' ? <p className="site-error">{errorText(items.error)}</p> : null}
       {items.status === 'pending' ? <p className="site-muted">Loading your items…</p> : null}
       {items.status === 'resolved' && items.data.data.length === 0 ? (
         <div className="site-empty">
           <p>You have not published anything yet.</p>
           <Link className="mp-button" to="/dashboard/new">
-            Upload your first plugin
+            Upload your first item
           </Link>
         </div>
       ) : null}

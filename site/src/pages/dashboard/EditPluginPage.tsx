@@ -7,10 +7,10 @@ import type {
   PluginVersion,
   UploadProgress,
 } from '@marketplace/api-client';
-import type { PluginUrlField } from '@marketplace/api-contract';
 import {
   CHANGE_REASONS,
   isChangeReason,
+  itemNoun,
   parseBuildNumber,
   PRICING_MODELS,
   pricingModelLabel,
@@ -19,7 +19,6 @@ import {
   type ChangeReason,
   type UploadResult,
 } from '@marketplace/core';
-import { useToasts } from '@marketplace/ui';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { RequiredMark, RequiredNote } from '../../components/RequiredMark';
@@ -27,56 +26,26 @@ import { RequireSignIn } from '../../components/RequireSignIn';
 import { TagPicker } from '../../components/TagPicker';
 import { UploadProgressBar, UploadResultView } from '../../components/UploadFeedback';
 import { api } from '../../lib/api';
-import { errorText, showErrorToast } from '../../lib/errors';
+import { errorText } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
 import { PluginVerification } from '../verification/VerificationPanel';
+import { CompatibleProductsBlock } from './CompatibleProductsBlock';
 import { DevelopersBlock } from './DevelopersBlock';
+import { LinksBlock } from './LinksBlock';
+import { Block, useSave } from './manage-parts';
+import { DocumentationTabsBlock, IconBlock, ScreenshotsBlock } from './MediaBlocks';
 import { PluginStatusBlock } from './PluginStatus';
-
-const URL_FIELDS: readonly (readonly [PluginUrlField, string])[] = [
-  ['url', 'Website'],
-  ['sourceCodeUrl', 'Source code'],
-  ['bugtrackerUrl', 'Issue tracker'],
-  ['docUrl', 'Documentation'],
-  ['forumUrl', 'Forum'],
-  ['licenseUrl', 'License'],
-  ['privacyPolicyUrl', 'Privacy policy'],
-];
+import { SectionTabs } from './SectionTabs';
 
 /** The plugin fields the details form edits, each as text (all of them keys of PluginFieldsChanges). */
-type EditedField = 'name' | 'preview' | 'description' | 'pricingModel' | PluginUrlField;
+type EditedField = 'name' | 'preview' | 'description' | 'pricingModel';
 
 const CHANGE_REASON_LABELS: Readonly<Record<ChangeReason, string>> = {
   INCORRECT_BUILD_NUMBER: 'The build number was wrong',
   COMPATIBILITY_ERRORS: 'It does not work with these builds',
   OTHER: 'Another reason',
 };
-
-/** Runs a change, saying how it went in a toast; resolves true when it succeeded. */
-function useSave() {
-  const toasts = useToasts();
-  return async (what: string, change: () => Promise<unknown>): Promise<boolean> => {
-    try {
-      await change();
-      toasts?.show({ kind: 'success', title: `${what} saved` });
-      return true;
-    } catch (error) {
-      showErrorToast(toasts, error);
-      return false;
-    }
-  };
-}
-
-function Block({ title, children }: { title: string; children: ReactNode }) {
-  const id = `block-${title.toLowerCase().replace(/\W+/g, '-')}`;
-  return (
-    <section className="site-card-block" aria-labelledby={id}>
-      <h2 id={id}>{title}</h2>
-      {children}
-    </section>
-  );
-}
 
 function NewVersion({ plugin, onUploaded }: { plugin: Plugin; onUploaded: () => void }) {
   const [file, setFile] = useState<File | undefined>(undefined);
@@ -171,13 +140,12 @@ function NewVersion({ plugin, onUploaded }: { plugin: Plugin; onUploaded: () => 
 }
 
 function Fields({ plugin, onSaved }: { plugin: Plugin; onSaved: () => void }) {
-  const save = useSave();
+  const { busy, save } = useSave();
   const [fields, setFields] = useState({
     name: plugin.info.name,
     preview: plugin.info.preview,
     description: plugin.info.description,
     pricingModel: plugin.info.pricingModel,
-    ...Object.fromEntries(URL_FIELDS.map(([key]) => [key, plugin.urls[key]])),
   } as Record<EditedField, string>);
   const set = (key: EditedField) => (value: string) =>
     setFields((previous) => ({ ...previous, [key]: value }));
@@ -195,7 +163,7 @@ function Fields({ plugin, onSaved }: { plugin: Plugin; onSaved: () => void }) {
   }
 
   return (
-    <Block title="Details and links">
+    <Block title="Details">
       <form className="site-form" onSubmit={submit}>
         <label className="site-field">
           <span>
@@ -239,19 +207,8 @@ function Fields({ plugin, onSaved }: { plugin: Plugin; onSaved: () => void }) {
             ))}
           </select>
         </label>
-        {URL_FIELDS.map(([key, label]) => (
-          <label key={key} className="site-field">
-            <span>{label}</span>
-            <input
-              type="url"
-              maxLength={2048}
-              value={fields[key] ?? ''}
-              onChange={(event) => set(key)(event.target.value)}
-            />
-          </label>
-        ))}
         <div className="site-form-actions">
-          <button type="submit" className="mp-button">
+          <button type="submit" className="mp-button" disabled={busy}>
             Save details
           </button>
         </div>
@@ -262,7 +219,7 @@ function Fields({ plugin, onSaved }: { plugin: Plugin; onSaved: () => void }) {
 
 /** The item's tags, picked from the catalogue's tags of its family; privileged ones by administrators only. */
 function TagsBlock({ plugin, isAdmin, onSaved }: { plugin: Plugin; isAdmin: boolean; onSaved: () => void }) {
-  const save = useSave();
+  const { busy, save } = useSave();
   const [chosen, setChosen] = useState(() => plugin.tags.map((tag) => tag.name));
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -287,7 +244,7 @@ function TagsBlock({ plugin, isAdmin, onSaved }: { plugin: Plugin; isAdmin: bool
           allowPrivileged={isAdmin}
         />
         <div className="site-form-actions">
-          <button type="submit" className="mp-button">
+          <button type="submit" className="mp-button" disabled={busy}>
             Save tags
           </button>
         </div>
@@ -296,56 +253,8 @@ function TagsBlock({ plugin, isAdmin, onSaved }: { plugin: Plugin; isAdmin: bool
   );
 }
 
-function FileUpload({
-  title,
-  label,
-  accept,
-  onUpload,
-  extra,
-}: {
-  title: string;
-  label: string;
-  accept: string;
-  onUpload: (file: File) => Promise<unknown>;
-  extra?: ReactNode;
-}) {
-  const save = useSave();
-  const [file, setFile] = useState<File | undefined>(undefined);
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (file) await save(title, () => onUpload(file));
-  }
-  return (
-    <Block title={title}>
-      <form className="site-form" onSubmit={submit}>
-        {extra}
-        <label className="site-field">
-          <span>{label}</span>
-          <input type="file" accept={accept} onChange={(event) => setFile(event.target.files?.[0])} />
-        </label>
-        <div className="site-form-actions">
-          <button type="submit" className="mp-button" disabled={!file}>
-            Upload
-          </button>
-        </div>
-      </form>
-    </Block>
-  );
-}
-
-async function uploadOrThrow(
-  path: string,
-  file: File,
-  method: 'POST' | 'PUT' = 'POST',
-  query?: Record<string, string>,
-) {
-  const outcome = await api.upload(path, { file, fileName: file.name, method, ...(query ? { query } : {}) });
-  if (!outcome.ok) throw new Error(outcome.result.errors.join(' '));
-  return outcome;
-}
-
 function BuildRange({ version, onSaved }: { version: PluginVersion; onSaved: () => void }) {
-  const save = useSave();
+  const { busy, save } = useSave();
   const [since, setSince] = useState(version.since);
   const [until, setUntil] = useState(version.until ?? '');
   const [reason, setReason] = useState<ChangeReason>('INCORRECT_BUILD_NUMBER');
@@ -399,7 +308,7 @@ function BuildRange({ version, onSaved }: { version: PluginVersion; onSaved: () 
           ))}
         </select>
       </label>
-      <button type="submit" className="site-button-secondary">
+      <button type="submit" className="site-button-secondary" disabled={busy}>
         Save
       </button>
       {error ? <span className="site-field__error">{error}</span> : null}
@@ -407,24 +316,111 @@ function BuildRange({ version, onSaved }: { version: PluginVersion; onSaved: () 
   );
 }
 
+/**
+ * The sections of the manage page, in tab order; the first, where a developer comes most often (a new
+ * version), is where the page opens. The item's status and its lifecycle actions stand above them all.
+ */
+export const MANAGE_SECTIONS = [
+  ['versions', 'Versions & compatibility'],
+  ['details', 'Details'],
+  ['links', 'Links'],
+  ['media', 'Media'],
+  ['people', 'Developers'],
+  ['selling', 'Selling'],
+  ['verification', 'Verification'],
+] as const;
+export type ManageSection = (typeof MANAGE_SECTIONS)[number][0];
+
 function Manage({ pluginId, isAdmin }: { pluginId: number; isAdmin: boolean }) {
   const [plugin, reload] = useLoad((signal) => api.getPlugin(pluginId, {}, { signal }), [pluginId]);
   const [versions, reloadVersions] = useLoad(
     (signal) => api.getVersions(pluginId, { size: 10 }, { signal }),
     [pluginId],
   );
-  const [docTab, setDocTab] = useState('');
-  usePageTitle(plugin.status === 'resolved' ? `Manage ${plugin.data.info.name}` : 'Manage plugin');
+  usePageTitle(plugin.status === 'resolved' ? `Manage ${plugin.data.info.name}` : 'Manage item');
   if (plugin.status === 'pending') return <p className="site-page site-muted">Loading…</p>;
   if (plugin.status === 'rejected') {
     return (
       <div className="site-message" role="alert">
-        <h1>This plugin could not be loaded</h1>
+        {/* The family, and so the item's noun, is not known when the item did not load. */}
+        <h1>This item could not be loaded</h1>
         <p>{errorText(plugin.error)}</p>
       </div>
     );
   }
   const data = plugin.data;
+  const noun = itemNoun(data.info.family);
+  const content: Record<ManageSection, ReactNode> = {
+    details: (
+      <>
+        <RequiredNote />
+        <Fields key={`fields-${data.info.name}`} plugin={data} onSaved={reload} />
+        <TagsBlock
+          key={`tags-${data.tags.map((tag) => tag.name).join(',')}`}
+          plugin={data}
+          isAdmin={isAdmin}
+          onSaved={reload}
+        />
+      </>
+    ),
+    links: <LinksBlock key={`links-${JSON.stringify(data.urls)}`} plugin={data} onSaved={reload} />,
+    versions: (
+      <>
+        <RequiredNote />
+        <NewVersion
+          plugin={data}
+          onUploaded={() => {
+            reload();
+            reloadVersions();
+          }}
+        />
+        <CompatibleProductsBlock plugin={data} />
+        <Block title="Build ranges (since and until builds)">
+          {versions.status === 'resolved' && versions.data.data.length === 0 ? (
+            <p className="site-muted">The {noun} has no versions yet.</p>
+          ) : null}
+          {versions.status === 'resolved'
+            ? versions.data.data.map((version) => (
+                <BuildRange key={version.id} version={version} onSaved={reloadVersions} />
+              ))
+            : null}
+          {versions.status === 'rejected' ? <p className="site-error">{errorText(versions.error)}</p> : null}
+        </Block>
+      </>
+    ),
+    media: (
+      <>
+        <RequiredNote />
+        <IconBlock plugin={data} onChanged={reload} />
+        <ScreenshotsBlock
+          key={`screenshots-${data.screenshots.map((screenshot) => screenshot.url).join(',')}`}
+          plugin={data}
+          onChanged={reload}
+        />
+        <DocumentationTabsBlock
+          key={`tabs-${data.customTabs.map((tab) => tab.urlSuffix).join(',')}`}
+          plugin={data}
+          onChanged={reload}
+        />
+      </>
+    ),
+    people: <DevelopersBlock pluginId={data.id} />,
+    selling: (
+      <Block title="Selling">
+        <p className="site-muted">
+          {data.info.pricingModel === 'FREE'
+            ? `To sell this ${noun}, apply to sell and set its prices first; then change its pricing under Details to ${pricingModelLabel('PAID')} or ${pricingModelLabel('FREEMIUM')}.`
+            : 'Prices, trial, discounts, offers and coupons, and program applications.'}
+        </p>
+        <div className="site-form-actions">
+          <Link className="mp-button" to={`/dashboard/plugin/${data.id}/selling`}>
+            Selling
+          </Link>
+        </div>
+      </Block>
+    ),
+    verification: <PluginVerification pluginId={data.id} />,
+  };
   return (
     <div className="site-page site-narrow">
       <p>
@@ -438,81 +434,10 @@ function Manage({ pluginId, isAdmin }: { pluginId: number; isAdmin: boolean }) {
         </Link>
       </h1>
       <PluginStatusBlock plugin={data} onChanged={reload} />
-      <RequiredNote />
-      <NewVersion
-        plugin={data}
-        onUploaded={() => {
-          reload();
-          reloadVersions();
-        }}
+      <SectionTabs
+        label={`Manage the ${noun}`}
+        sections={MANAGE_SECTIONS.map(([id, label]) => ({ id, label, content: content[id] }))}
       />
-      <Fields key={`fields-${data.info.name}`} plugin={data} onSaved={reload} />
-      <Block title="Selling">
-        <p className="site-muted">
-          {data.info.pricingModel === 'FREE'
-            ? `To sell this item, apply to sell and set its prices first; then change its pricing above to ${pricingModelLabel('PAID')} or ${pricingModelLabel('FREEMIUM')}.`
-            : 'Prices, trial, discounts, offers and coupons, and program applications.'}
-        </p>
-        <div className="site-form-actions">
-          <Link className="mp-button" to={`/dashboard/plugin/${data.id}/selling`}>
-            Selling
-          </Link>
-        </div>
-      </Block>
-      <TagsBlock
-        key={`tags-${data.tags.map((tag) => tag.name).join(',')}`}
-        plugin={data}
-        isAdmin={isAdmin}
-        onSaved={reload}
-      />
-      <DevelopersBlock pluginId={data.id} />
-      <FileUpload
-        title="Icon"
-        label="Icon (SVG or PNG)"
-        accept=".svg,.png"
-        onUpload={(file) => uploadOrThrow(`/api/plugins/${data.id}/icon`, file, 'PUT').then(reload)}
-      />
-      <FileUpload
-        title="Screenshots"
-        label="Screenshot (PNG, JPEG or GIF)"
-        accept="image/png,image/jpeg,image/gif"
-        onUpload={(file) => uploadOrThrow(`/api/plugins/${data.id}/screenshots`, file).then(reload)}
-      />
-      <FileUpload
-        title="Documentation tabs"
-        label="Markdown or HTML file"
-        accept=".md,.markdown,.html,.htm"
-        extra={
-          <label className="site-field">
-            <span>
-              Tab name
-              <RequiredMark />
-            </span>
-            <input
-              value={docTab}
-              maxLength={100}
-              required
-              aria-required="true"
-              onChange={(event) => setDocTab(event.target.value)}
-            />
-          </label>
-        }
-        onUpload={(file) => {
-          if (!docTab.trim()) return Promise.reject(new Error('Give the tab a name.'));
-          return uploadOrThrow(`/api/plugins/${data.id}/documentation`, file, 'POST', {
-            tabName: docTab.trim(),
-          }).then(reload);
-        }}
-      />
-      <Block title="Compatibility (since and until builds)">
-        {versions.status === 'resolved'
-          ? versions.data.data.map((version) => (
-              <BuildRange key={version.id} version={version} onSaved={reloadVersions} />
-            ))
-          : null}
-        {versions.status === 'rejected' ? <p className="site-error">{errorText(versions.error)}</p> : null}
-      </Block>
-      <PluginVerification pluginId={data.id} />
     </div>
   );
 }
@@ -524,7 +449,7 @@ export default function EditPluginPage() {
     <RequireSignIn>
       {(user) =>
         id === undefined ? (
-          <p className="site-page site-error">There is no plugin {pluginId}.</p>
+          <p className="site-page site-error">There is no item {pluginId}.</p>
         ) : (
           <Manage pluginId={id} isAdmin={user.isAdmin} />
         )

@@ -90,7 +90,7 @@ function Selling({ pluginId }: { pluginId: number }) {
   if (plugin.status === 'rejected') {
     return (
       <div className="site-message" role="alert">
-        <h1>This plugin could not be loaded</h1>
+        <h1>This item could not be loaded</h1>
         <p>{errorText(plugin.error)}</p>
       </div>
     );
@@ -189,7 +189,7 @@ export default function SellingPage() {
     <RequireSignIn>
       {() =>
         id === undefined ? (
-          <p className="site-page site-error">There is no plugin {pluginId}.</p>
+          <p className="site-page site-error">There is no item {pluginId}.</p>
         ) : (
           <Selling pluginId={id} />
         )

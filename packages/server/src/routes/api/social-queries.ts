@@ -4,9 +4,17 @@ import type {
   UserBody,
   UserPluginSummaryBody,
 } from '@marketplace/api-contract';
-import type { IdeProductKey, ProductFamily } from '@marketplace/core';
+import {
+  IDE_PRODUCTS,
+  itemNoun,
+  productFullName,
+  type IdeProductKey,
+  type ProductFamily,
+} from '@marketplace/core';
 import { sql, type SQL } from 'drizzle-orm';
-import type { Queryable } from '../../db/client';
+import { recordAdminAudit } from '../../admin/audit';
+import type { Database, Queryable } from '../../db/client';
+import { ApiError } from '../../plugins/app/errors';
 import {
   PLUGIN_SUMMARY_COLUMNS,
   pluginPagePath,
@@ -153,7 +161,10 @@ export async function loadUser(db: Queryable, id: number): Promise<UserBody | un
   return row && { ...row, link: userPagePath(row.id) };
 }
 
-/** The items a user owns or develops, in the given families, most downloaded first. */
+/**
+ * The items a user owns or develops, in the given families: in the order the user gave them (PUT
+ * /api/plugins/order), then the others most downloaded first.
+ */
 export async function loadUserPlugins(
   db: Queryable,
   userId: number,
@@ -173,7 +184,10 @@ export async function loadUserPlugins(
       db,
       sql`SELECT ${PLUGIN_SUMMARY_COLUMNS}, ${pluginLifecycleColumns(viewer)}
         FROM plugins p LEFT JOIN vendors v ON v.id = p.vendor_id
-        WHERE ${where} ORDER BY p.downloads DESC, p.id DESC LIMIT ${size} OFFSET ${(page - 1) * size}`,
+        WHERE ${where}
+        ORDER BY (SELECT o.position FROM plugin_owner_order o WHERE o.user_id = ${userId} AND o.plugin_id = p.id)
+          ASC NULLS LAST, p.downloads DESC, p.id DESC
+        LIMIT ${size} OFFSET ${(page - 1) * size}`,
     ),
     selectRows<{ total: number }>(db, sql`SELECT count(*)::int AS total FROM plugins p WHERE ${where}`),
   ]);
@@ -201,4 +215,93 @@ export async function loadFeatured(
       ORDER BY f.position, p.id LIMIT 100`,
   );
   return rows.map(toPluginSummary);
+}
+
+/**
+ * Replaces an IDE product's staff picks (`featured_plugins`) with `pluginIds`, in that order, and records it
+ * in the audit log, in one transaction. Every id must name an item that is not deleted, of the product's
+ * family, that runs on the product (it names it among its compatible products, or names none), each once;
+ * otherwise nothing changes (400 naming the first problem). The search index follows through migration 0090.
+ */
+export async function setFeaturedPlugins(
+  db: Database,
+  product: IdeProductKey,
+  pluginIds: readonly number[],
+  actorId: number,
+): Promise<void> {
+  const twice = pluginIds.find((id, index) => pluginIds.indexOf(id) !== index);
+  if (twice !== undefined) throw new ApiError('badRequest', `Item ${twice} is listed twice.`);
+  const ide = IDE_PRODUCTS[product];
+  await db.transaction(async (tx) => {
+    // One change of a product's picks at a time: the second waits, then replaces the first's.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`featured_plugins:${product}`}))`);
+    const found =
+      pluginIds.length === 0
+        ? []
+        : await selectRows<{
+            id: number;
+            name: string;
+            family: ProductFamily;
+            deleted: boolean;
+            runs: boolean;
+          }>(
+            tx,
+            sql`SELECT p.id, p.name, p.family, p.lifecycle_state = 'deleted' AS deleted,
+                (EXISTS (SELECT 1 FROM plugin_compatible_products cp
+                    WHERE cp.plugin_id = p.id AND cp.product = ${product})
+                  OR NOT EXISTS (SELECT 1 FROM plugin_compatible_products cp WHERE cp.plugin_id = p.id)) AS runs
+              FROM plugins p WHERE p.id IN (${sql.join(
+                pluginIds.map((id) => sql`${id}`),
+                sql`, `,
+              )})`,
+          );
+    const byId = new Map(found.map((row) => [row.id, row]));
+    for (const id of pluginIds) {
+      const row = byId.get(id);
+      if (!row || row.deleted) throw new ApiError('badRequest', `Item ${id} does not exist.`);
+      if (row.family !== ide.family) {
+        throw new ApiError(
+          'badRequest',
+          `${row.name} (${id}) is of the ${row.family} family; ${productFullName(ide)} shows ${ide.family} items.`,
+        );
+      }
+      if (!row.runs) {
+        throw new ApiError(
+          'badRequest',
+          `${row.name} (${id}) does not run on ${productFullName(ide)}: the ${itemNoun(row.family)} names ` +
+            'other compatible products.',
+        );
+      }
+    }
+    const before = await selectRows<{ plugin_id: number }>(
+      tx,
+      sql`SELECT plugin_id FROM featured_plugins WHERE product = ${product} ORDER BY position, plugin_id`,
+    );
+    const after = [...pluginIds];
+    // Rows that stay are not deleted and inserted again: only the items that join or leave are re-indexed
+    // (their position is not part of the index).
+    await tx.execute(
+      after.length === 0
+        ? sql`DELETE FROM featured_plugins WHERE product = ${product}`
+        : sql`DELETE FROM featured_plugins WHERE product = ${product} AND plugin_id NOT IN (${sql.join(
+            after.map((id) => sql`${id}`),
+            sql`, `,
+          )})`,
+    );
+    if (after.length > 0) {
+      await tx.execute(
+        sql`INSERT INTO featured_plugins (product, plugin_id, position)
+          SELECT ${product}, pick.id::int, pick.position::int - 1
+          FROM json_array_elements_text(${JSON.stringify(after)}::json) WITH ORDINALITY AS pick (id, position)
+          ON CONFLICT (product, plugin_id) DO UPDATE SET position = EXCLUDED.position
+            WHERE featured_plugins.position IS DISTINCT FROM EXCLUDED.position`,
+      );
+    }
+    await recordAdminAudit(tx, {
+      actorId,
+      action: 'featured-plugins.set',
+      subject: `featured-plugins:${product}`,
+      details: { before: before.map((row) => row.plugin_id), after },
+    });
+  });
 }
