@@ -70,6 +70,7 @@ export const routes: RouteObject[] = [
       { path: 'admin/features', ...page(() => import('./pages/admin/FeaturesPage')) },
       { path: 'admin/featured', ...page(() => import('./pages/admin/FeaturedPage')) },
       { path: 'admin/scheduler', ...page(() => import('./pages/admin/SchedulerPage')) },
+      { path: 'admin/trust', ...page(() => import('./pages/admin/TrustPage')) },
       { path: 'account/licenses', ...page(() => import('./pages/account/LicensesPage')) },
       { path: 'auth/callback', ...page(() => import('./pages/auth/CallbackPage')) },
       { path: '*', ...page(() => import('./pages/NotFoundPage')) },

@@ -1,5 +1,5 @@
 import type { AdminNote, ApprovalQueue, NewAdminNote, Paged } from '@marketplace/api-client';
-import { formatDisplayDate } from '@marketplace/core';
+import { familyLabel, formatDisplayDate, itemNoun } from '@marketplace/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { RequireSignIn } from '../../components/RequireSignIn';
@@ -59,7 +59,7 @@ function Moderation({ pluginId, onChanged }: { pluginId: number; onChanged: () =
     reloadNotes();
   }
 
-  if (plugin.status === 'pending') return <p className="site-muted">Loading plugin {pluginId}…</p>;
+  if (plugin.status === 'pending') return <p className="site-muted">Loading item {pluginId}…</p>;
   if (plugin.status === 'rejected') return <p className="site-error">{errorText(plugin.error)}</p>;
   const info = plugin.data.info;
   return (
@@ -68,6 +68,9 @@ function Moderation({ pluginId, onChanged }: { pluginId: number; onChanged: () =
         <Link to={info.link}>{info.name}</Link> <span className="site-muted">#{pluginId}</span>
       </h2>
       <p className="site-item__meta">
+        <span className="site-badge">
+          {itemNoun(info.family, { capitalised: true })} · {familyLabel(info.family, { long: true })}
+        </span>
         <span className={`site-badge${info.approve ? '' : ' site-badge--warning'}`}>
           {info.approve ? 'Approved' : 'Not approved'}
         </span>
@@ -161,7 +164,7 @@ function Admin() {
         <a href="#invoices">Invoices</a>
       </nav>
       <form className="site-inline-form" onSubmit={open}>
-        <label htmlFor="plugin-id">Plugin id</label>
+        <label htmlFor="plugin-id">Item id</label>
         <input
           id="plugin-id"
           inputMode="numeric"
@@ -208,10 +211,15 @@ function Admin() {
                     </td>
                     <td>{entry.vendor ?? '—'}</td>
                     <td>
-                      {entry.kind === 'new' ? 'New item' : 'Update waiting'}
+                      {entry.kind === 'new' ? `New ${itemNoun(entry.family)}` : 'Update waiting'}
                       {entry.pendingVersions.length ? (
                         <span className="site-muted"> ({pendingVersionsText(entry)})</span>
                       ) : null}
+                      {(entry.flags ?? []).map((flag, index) => (
+                        <p key={index} className="site-error">
+                          {flag}
+                        </p>
+                      ))}
                     </td>
                     <td>{formatDisplayDate(entry.waitingSince)}</td>
                     <td>

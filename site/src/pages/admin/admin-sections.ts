@@ -8,6 +8,7 @@ export const ADMIN_SECTIONS: readonly { path: string; label: string }[] = [
   { path: '/admin/audit', label: 'Audit log' },
   { path: '/admin/users', label: 'Users' },
   { path: '/admin/featured', label: 'Featured' },
+  { path: '/admin/trust', label: 'Trust' },
   { path: '/admin/scheduler', label: 'Scheduler' },
   { path: '/admin/features', label: 'Feature flags' },
   { path: '/admin/performance', label: 'Performance' },

@@ -1,0 +1,305 @@
+import type {
+  NamespaceAdminListBody,
+  NamespaceClaimBody,
+  NamespaceDecisionAction,
+  NamespaceDnsCheckBody,
+} from '@marketplace/api-contract';
+import { useToasts } from '@marketplace/ui';
+import { useId, useState } from 'react';
+import { RequiredMark } from '../../components/RequiredMark';
+import { RequireSignIn } from '../../components/RequireSignIn';
+import { api } from '../../lib/api';
+import { showErrorToast } from '../../lib/errors';
+import { usePageTitle } from '../../lib/page-title';
+import { useLoad } from '../../lib/use-load';
+import { AdminNav } from './AdminNav';
+import { adminErrorText } from './SellersSection';
+
+async function json<T>(request: Parameters<typeof api.request>[0]): Promise<T> {
+  const answer = await api.request<T>(request);
+  return answer.kind === 'json' ? answer.data : (undefined as T);
+}
+
+const STATE_LABELS: Record<NamespaceClaimBody['state'], string> = {
+  pending: 'Waiting',
+  approved: 'Approved',
+  refused: 'Refused',
+  revoked: 'Revoked',
+};
+
+const DECISION_LABELS: Record<NamespaceDecisionAction, { label: string; done: string }> = {
+  approve: { label: 'Approve', done: 'approved' },
+  refuse: { label: 'Refuse', done: 'refused' },
+  revoke: { label: 'Revoke', done: 'revoked' },
+};
+
+function DnsResult({ check }: { check: NamespaceDnsCheckBody }) {
+  if (check.error !== null) return <p className="site-muted">{check.error}</p>;
+  return (
+    <div>
+      <p className={check.found ? undefined : 'site-error'}>
+        {check.found
+          ? 'The expected record is published.'
+          : 'The expected record is not among the records found.'}{' '}
+        <span className="site-muted">(DNS can lie or lag: decide with what you know of the vendor.)</span>
+      </p>
+      {check.records.length ? (
+        <ul aria-label={`TXT records at ${check.name}`}>
+          {check.records.map((record, index) => (
+            <li key={index}>
+              <code>{record}</code>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+function ClaimRow({ claim, onChanged }: { claim: NamespaceClaimBody; onChanged: () => void }) {
+  const toasts = useToasts();
+  const reasonId = useId();
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [dns, setDns] = useState<NamespaceDnsCheckBody | undefined>(undefined);
+
+  async function decide(decision: NamespaceDecisionAction) {
+    setBusy(true);
+    try {
+      await json<NamespaceClaimBody>({
+        method: 'POST',
+        path: `/api/admin/trust/namespaces/${claim.id}/${decision}`,
+        json: reason.trim() ? { reason: reason.trim() } : {},
+      });
+      toasts?.show({
+        kind: 'success',
+        title: `The namespace ${claim.prefix} of ${claim.vendor.name} is ${DECISION_LABELS[decision].done}.`,
+      });
+      onChanged();
+    } catch (error) {
+      showErrorToast(toasts, error, adminErrorText);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function checkDns() {
+    setBusy(true);
+    try {
+      setDns(
+        await json<NamespaceDnsCheckBody>({
+          method: 'GET',
+          path: `/api/admin/trust/namespaces/${claim.id}/dns`,
+        }),
+      );
+    } catch (error) {
+      showErrorToast(toasts, error, adminErrorText);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const decisions: NamespaceDecisionAction[] =
+    claim.state === 'pending' ? ['approve', 'refuse'] : claim.state === 'approved' ? ['revoke'] : [];
+  return (
+    <tr>
+      <th scope="row">
+        <code>{claim.prefix}</code>
+      </th>
+      <td>{claim.vendor.name}</td>
+      <td>
+        {STATE_LABELS[claim.state]}
+        {claim.reason ? <span className="site-muted"> — {claim.reason}</span> : null}
+        <div className="site-muted">
+          {claim.requestedBy ? `Claimed by ${claim.requestedBy}` : 'Granted'}
+          {claim.decidedBy ? `, decided by ${claim.decidedBy}` : ''}
+        </div>
+      </td>
+      <td>
+        <div>
+          TXT <code>{claim.dnsRecord.name}</code>
+        </div>
+        <div>
+          <code>{claim.dnsRecord.value}</code>
+        </div>
+        {dns ? <DnsResult check={dns} /> : null}
+      </td>
+      <td>
+        {decisions.length ? (
+          <>
+            <label htmlFor={reasonId}>Reason (optional)</label>
+            <input
+              id={reasonId}
+              className="site-input"
+              value={reason}
+              maxLength={2000}
+              onChange={(event) => setReason(event.target.value)}
+            />
+          </>
+        ) : null}
+        <div className="site-actions">
+          {claim.state === 'pending' ? (
+            <button
+              type="button"
+              className="site-button-secondary"
+              disabled={busy}
+              aria-label={`Check the DNS record of ${claim.prefix}`}
+              onClick={() => void checkDns()}
+            >
+              Check DNS
+            </button>
+          ) : null}
+          {decisions.map((decision) => (
+            <button
+              key={decision}
+              type="button"
+              className={decision === 'approve' ? 'site-button' : 'site-button-secondary'}
+              disabled={busy}
+              aria-label={`${DECISION_LABELS[decision].label} ${claim.prefix} for ${claim.vendor.name}`}
+              onClick={() => void decide(decision)}
+            >
+              {DECISION_LABELS[decision].label}
+            </button>
+          ))}
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+function GrantForm({ onGranted }: { onGranted: () => void }) {
+  const toasts = useToasts();
+  const prefixId = useId();
+  const vendorId = useId();
+  const [prefix, setPrefix] = useState('');
+  const [vendor, setVendor] = useState('');
+  const [failure, setFailure] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function grant(event: React.FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setFailure('');
+    try {
+      const granted = await json<NamespaceClaimBody>({
+        method: 'POST',
+        path: '/api/admin/trust/namespaces',
+        json: { prefix: prefix.trim(), vendor: vendor.trim() },
+      });
+      toasts?.show({
+        kind: 'success',
+        title: `The namespace ${granted.prefix} now belongs to ${granted.vendor.name}.`,
+      });
+      setPrefix('');
+      setVendor('');
+      onGranted();
+    } catch (error) {
+      setFailure(adminErrorText(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="site-form" aria-labelledby="grant-heading" onSubmit={(event) => void grant(event)}>
+      <h2 id="grant-heading">Grant a namespace</h2>
+      <p className="site-muted">
+        Give a prefix to a vendor at once, reserved ones too (for the vendor that owns the IDEs themselves).
+      </p>
+      <label htmlFor={prefixId}>
+        Prefix <RequiredMark />
+      </label>
+      <input
+        id={prefixId}
+        className="site-input"
+        required
+        placeholder="com.acme."
+        value={prefix}
+        onChange={(event) => setPrefix(event.target.value)}
+      />
+      <label htmlFor={vendorId}>
+        Vendor <RequiredMark />
+      </label>
+      <input
+        id={vendorId}
+        className="site-input"
+        required
+        value={vendor}
+        onChange={(event) => setVendor(event.target.value)}
+      />
+      {failure ? (
+        <p className="site-error" role="alert">
+          {failure}
+        </p>
+      ) : null}
+      <button type="submit" className="site-button" disabled={busy}>
+        Grant
+      </button>
+    </form>
+  );
+}
+
+function Trust() {
+  const [list, reload] = useLoad(
+    (signal) => json<NamespaceAdminListBody>({ method: 'GET', path: '/api/admin/trust/namespaces', signal }),
+    [],
+  );
+  return (
+    <div className="site-page site-admin">
+      <h1>Trust</h1>
+      <AdminNav />
+      <p className="site-muted">
+        Namespaces: a new plugin whose id starts with an approved prefix is refused to everyone but the people
+        of the vendor that owns it (items already there stay). Vendors prove a claim with the DNS TXT record
+        shown; check it before you approve. Ids and names that look like an existing item&apos;s are refused
+        on upload; names close to a popular item&apos;s are flagged in the approval queue.
+      </p>
+      {list.status === 'rejected' ? <p className="site-error">{adminErrorText(list.error)}</p> : null}
+      {list.status === 'pending' ? <p className="site-muted">Loading…</p> : null}
+      {list.status === 'resolved' ? (
+        <>
+          <p>
+            Reserved by the marketplace (granted only):{' '}
+            {list.data.reservedPrefixes.map((prefix, index) => (
+              <span key={prefix}>
+                {index > 0 ? ', ' : ''}
+                <code>{prefix}</code>
+              </span>
+            ))}
+          </p>
+          <section className="site-section" aria-labelledby="claims-heading">
+            <h2 id="claims-heading">Claims and grants</h2>
+            {list.data.claims.length === 0 ? (
+              <p className="site-muted">No vendor has claimed a namespace yet.</p>
+            ) : (
+              <table className="site-table" aria-labelledby="claims-heading">
+                <thead>
+                  <tr>
+                    <th scope="col">Prefix</th>
+                    <th scope="col">Vendor</th>
+                    <th scope="col">State</th>
+                    <th scope="col">DNS proof</th>
+                    <th scope="col">
+                      <span className="mp-visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.data.claims.map((claim) => (
+                    <ClaimRow key={`${claim.id}-${claim.state}`} claim={claim} onChanged={reload} />
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </section>
+          <GrantForm onGranted={reload} />
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+export default function TrustPage() {
+  usePageTitle('Trust');
+  return <RequireSignIn>{() => <Trust />}</RequireSignIn>;
+}
