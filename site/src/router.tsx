@@ -62,6 +62,7 @@ export const routes: RouteObject[] = [
       },
       { path: 'dashboard/selling/apply', ...page(() => import('./pages/dashboard/SellerApplicationPage')) },
       { path: 'dashboard/tokens', ...page(() => import('./pages/dashboard/TokensPage')) },
+      { path: 'dashboard/namespaces', ...page(() => import('./pages/dashboard/NamespacesPage')) },
       { path: 'admin', ...page(() => import('./pages/admin/AdminPage')) },
       { path: 'admin/performance', ...page(() => import('./pages/admin/PerformancePage')) },
       { path: 'admin/users', ...page(() => import('./pages/admin/UsersPage')) },

@@ -19,6 +19,11 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, Timestamp } from './common';
 
+/** A prefix as stored and compared: lower case, at least two segments, ending with a dot ('com.acme.'). */
+export const ID_PREFIX_PATTERN = /^[a-z0-9_-]+(\.[a-z0-9_-]+)+\.$/;
+/** The longest prefix a vendor may claim. */
+export const ID_PREFIX_MAX_LENGTH = 200;
+
 export const NAMESPACE_STATES = ['pending', 'approved', 'refused', 'revoked'] as const;
 export type NamespaceState = (typeof NAMESPACE_STATES)[number];
 export const NamespaceStateSchema = Type.Union([

@@ -1,8 +1,7 @@
 /** The vendor's own namespaces: ids under them are the vendor's, whoever uploads. */
 export const DEFAULT_RESERVED_ID_PREFIXES = ['com.jetbrains.', 'com.intellij.', 'org.jetbrains.'] as const;
 
-/** A prefix as stored and compared: lower case, at least two segments, ending with a dot ('com.acme.'). */
-export const ID_PREFIX = /^[a-z0-9_-]+(\.[a-z0-9_-]+)+\.$/;
+import { ID_PREFIX_MAX_LENGTH, ID_PREFIX_PATTERN } from '@marketplace/api-contract';
 
 export interface TrustOptions {
   /** Prefixes nobody may use until an administrator grants them to a vendor: the defaults and the operator's. */
@@ -35,7 +34,7 @@ function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
 export function normalizePrefix(text: string): string | undefined {
   const trimmed = text.trim().toLowerCase();
   const prefix = trimmed.endsWith('.') ? trimmed : `${trimmed}.`;
-  return ID_PREFIX.test(prefix) && prefix.length <= 200 ? prefix : undefined;
+  return ID_PREFIX_PATTERN.test(prefix) && prefix.length <= ID_PREFIX_MAX_LENGTH ? prefix : undefined;
 }
 
 /**

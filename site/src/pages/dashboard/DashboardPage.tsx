@@ -31,6 +31,9 @@ function MyItems({ user }: { user: SignedInUser }) {
           <Link className="site-button-secondary" to="/dashboard/tokens">
             API tokens
           </Link>
+          <Link className="site-button-secondary" to="/dashboard/namespaces">
+            Id prefixes
+          </Link>
           <Link className="mp-button" to="/dashboard/new">
             Add a new item
           </Link>
