@@ -358,7 +358,7 @@ describe('the marketplace site in Chromium', () => {
       await toggle.click();
       await filters.waitFor({ state: 'visible' });
       expect(await toggle.getAttribute('aria-expanded')).toBe('true');
-      await page.getByRole('radio', { name: 'All' }).check();
+      await page.getByRole('radio', { name: 'All', exact: true }).check();
       await page.waitForURL((url) => !url.searchParams.has('payment'));
       await page.getByRole('button', { name: 'Filters', exact: true }).waitFor(POLL);
       expect(errors).toEqual([]);
