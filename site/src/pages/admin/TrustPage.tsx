@@ -6,6 +6,7 @@ import type {
 } from '@marketplace/api-contract';
 import { useToasts } from '@marketplace/ui';
 import { useId, useState } from 'react';
+import { NamespaceClaimCells } from '../../components/NamespaceClaimCells';
 import { RequiredMark } from '../../components/RequiredMark';
 import { RequireSignIn } from '../../components/RequireSignIn';
 import { api } from '../../lib/api';
@@ -19,13 +20,6 @@ async function json<T>(request: Parameters<typeof api.request>[0]): Promise<T> {
   const answer = await api.request<T>(request);
   return answer.kind === 'json' ? answer.data : (undefined as T);
 }
-
-const STATE_LABELS: Record<NamespaceClaimBody['state'], string> = {
-  pending: 'Waiting',
-  approved: 'Approved',
-  refused: 'Refused',
-  revoked: 'Revoked',
-};
 
 const DECISION_LABELS: Record<NamespaceDecisionAction, { label: string; done: string }> = {
   approve: { label: 'Approve', done: 'approved' },
@@ -103,18 +97,7 @@ function ClaimRow({ claim, onChanged }: { claim: NamespaceClaimBody; onChanged: 
     claim.state === 'pending' ? ['approve', 'refuse'] : claim.state === 'approved' ? ['revoke'] : [];
   return (
     <tr>
-      <th scope="row">
-        <code>{claim.prefix}</code>
-      </th>
-      <td>{claim.vendor.name}</td>
-      <td>
-        {STATE_LABELS[claim.state]}
-        {claim.reason ? <span className="site-muted"> — {claim.reason}</span> : null}
-        <div className="site-muted">
-          {claim.requestedBy ? `Claimed by ${claim.requestedBy}` : 'Granted'}
-          {claim.decidedBy ? `, decided by ${claim.decidedBy}` : ''}
-        </div>
-      </td>
+      <NamespaceClaimCells claim={claim} showDecidedBy />
       <td>
         <div>
           TXT <code>{claim.dnsRecord.name}</code>

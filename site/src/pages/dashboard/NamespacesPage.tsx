@@ -10,6 +10,7 @@ import { useToasts } from '@marketplace/ui';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import type { SignedInUser } from '../../auth/AuthProvider';
+import { NamespaceClaimCells } from '../../components/NamespaceClaimCells';
 import { RequiredMark, RequiredNote } from '../../components/RequiredMark';
 import { RequireSignIn } from '../../components/RequireSignIn';
 import { api } from '../../lib/api';
@@ -24,13 +25,6 @@ async function json<T>(request: Parameters<typeof api.request>[0]): Promise<T> {
 }
 
 /** The words of the administrators' Trust screen, so both sides name a claim's state alike. */
-const STATE_LABELS: Record<NamespaceClaimBody['state'], string> = {
-  pending: 'Waiting',
-  approved: 'Approved',
-  refused: 'Refused',
-  revoked: 'Revoked',
-};
-
 const VENDOR_MAX_LENGTH = 200;
 
 /** 'Com.Acme' as 'com.acme.', as the server stores it; undefined when it is no prefix of ids. */
@@ -78,17 +72,7 @@ function CopyButton({ text, label }: { text: string; label: string }) {
 function ClaimRow({ claim }: { claim: NamespaceClaimBody }) {
   return (
     <tr>
-      <th scope="row">
-        <code>{claim.prefix}</code>
-      </th>
-      <td>{claim.vendor.name}</td>
-      <td>
-        {STATE_LABELS[claim.state]}
-        {claim.reason ? <span className="site-muted"> — {claim.reason}</span> : null}
-        <div className="site-muted">
-          {claim.requestedBy ? `Claimed by ${claim.requestedBy}` : 'Granted by an administrator'}
-        </div>
-      </td>
+      <NamespaceClaimCells claim={claim} />
       <td>
         <div>
           TXT <code>{claim.dnsRecord.name}</code>{' '}
