@@ -113,19 +113,25 @@ describe('search extras in Chromium', () => {
 
       // The address keeps it all: a reload shows the same filters ticked.
       await page.reload();
-      expect(await filters.getByRole('checkbox', { name: 'Staff picks' }).isChecked()).toBe(true);
-      expect(await filters.getByRole('checkbox', { name: 'Students' }).isChecked()).toBe(true);
+      await expect
+        .poll(() => filters.getByRole('checkbox', { name: 'Staff picks' }).isChecked(), POLL)
+        .toBe(true);
+      await expect
+        .poll(() => filters.getByRole('checkbox', { name: 'Students' }).isChecked(), POLL)
+        .toBe(true);
 
       await filters.getByRole('link', { name: 'Clear filters' }).click();
       await page.waitForURL((address) => address.pathname === '/search' && address.search === '');
-      expect(await filters.getByRole('checkbox', { name: 'Staff picks' }).isChecked()).toBe(false);
+      await expect
+        .poll(() => filters.getByRole('checkbox', { name: 'Staff picks' }).isChecked(), POLL)
+        .toBe(false);
       await expectSetTotal(page, 'Plugins', 'kind=plugins');
 
       // "See all" narrows to themes alone, paged as the plugins are.
       if (allThemes > 12) {
         await page.getByRole('link', { name: `See all ${formatNumber(allThemes)} themes` }).click();
         await page.waitForURL(/kind=themes/);
-        expect(await filters.getByRole('radio', { name: 'Themes' }).isChecked()).toBe(true);
+        await expect.poll(() => filters.getByRole('radio', { name: 'Themes' }).isChecked(), POLL).toBe(true);
         await expect.poll(() => page.getByRole('heading', { level: 2, name: /^Plugins/ }).count()).toBe(0);
         const list = page.getByRole('list', { name: 'Themes', exact: true });
         await expect
