@@ -103,7 +103,9 @@ describe("an item's manage page and the order of one's items in Chromium", () =>
       await page.waitForURL((url) => url.searchParams.get('section') === 'media');
       expect(await page.getByRole('region', { name: 'Upload a new version' }).count()).toBe(0);
       await reload(page);
-      expect(await tabs.getByRole('tab', { name: 'Media' }).getAttribute('aria-selected')).toBe('true');
+      await expect
+        .poll(() => tabs.getByRole('tab', { name: 'Media' }).getAttribute('aria-selected'), POLL)
+        .toBe('true');
 
       // Screenshots: the second moves up, then the (new) first is deleted.
       const before = await managedScreenshots(page);
@@ -113,7 +115,7 @@ describe("an item's manage page and the order of one's items in Chromium", () =>
       const moved = [before[1]!, before[0]!, ...before.slice(2)];
       await expect.poll(() => managedScreenshots(page), POLL).toEqual(moved);
       await reload(page);
-      expect(await managedScreenshots(page)).toEqual(moved);
+      await expect.poll(() => managedScreenshots(page), POLL).toEqual(moved);
 
       page.once('dialog', (dialog) => {
         expect(dialog.message()).toMatch(/^Delete screenshot 1\?/);
@@ -123,7 +125,7 @@ describe("an item's manage page and the order of one's items in Chromium", () =>
       await page.getByText('Screenshot 1 deleted').first().waitFor(POLL);
       const kept = moved.slice(1);
       await reload(page);
-      expect(await managedScreenshots(page)).toEqual(kept);
+      await expect.poll(() => managedScreenshots(page), POLL).toEqual(kept);
 
       // Documentation tab: deleted once confirmed.
       const docTabs = page.getByRole('list', { name: 'Current documentation tabs' });
@@ -193,7 +195,7 @@ describe("an item's manage page and the order of one's items in Chromium", () =>
         await order.getByRole('button', { name: `Move ${last} up` }).click();
       }
       const wanted = [last, ...listed.slice(0, -1)];
-      expect(await order.locator('strong').allInnerTexts()).toEqual(wanted);
+      await expect.poll(() => order.locator('strong').allInnerTexts(), POLL).toEqual(wanted);
       await page.getByRole('button', { name: 'Save order' }).click();
       await page.getByText('Order saved').first().waitFor(POLL);
 
