@@ -2,29 +2,11 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from '../support/browser';
 import { pluginJar } from './support/plugin-archive';
+import { callApi as call } from './support/api-call';
 import { buildSite, startSiteServer, type SiteServer } from './support/site-server';
 import { signIn } from './support/site-pages';
 
 const WAIT = { timeout: 60_000 };
-
-/** A call to the API as a demo account, from Node (what the vendor's REST client does). */
-async function call(
-  server: SiteServer,
-  token: string,
-  path: string,
-  init: { method: string; json?: unknown; form?: FormData },
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(new URL(path, server.origin), {
-    method: init.method,
-    headers: {
-      accept: 'application/json',
-      authorization: `Bearer ${token}`,
-      ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body: init.form ?? (init.json !== undefined ? JSON.stringify(init.json) : undefined),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
 
 describe('reserved namespaces in Chromium', () => {
   let server: SiteServer;
@@ -51,12 +33,14 @@ describe('reserved namespaces in Chromium', () => {
     form.append(
       'file',
       new Blob([
-        pluginJar({
-          xmlId: `${prefix}first`,
-          name: `Trusty First ${stamp}`,
-          version: '1.0.0',
-          description: '<p>The first plugin of a vendor with a namespace of its own.</p>',
-        }),
+        new Uint8Array(
+          pluginJar({
+            xmlId: `${prefix}first`,
+            name: `Trusty First ${stamp}`,
+            version: '1.0.0',
+            description: '<p>The first plugin of a vendor with a namespace of its own.</p>',
+          }),
+        ),
       ]),
       'first.jar',
     );
@@ -127,7 +111,7 @@ describe('reserved namespaces in Chromium', () => {
       await upload.getByRole('button', { name: 'Upload plugin' }).click();
       await upload
         .getByText(
-          `The id ${prefix}squat is in the namespace ${prefix}, which belongs to ${vendor}: only its people can publish new plugins there. Choose an id in a namespace of your own.`,
+          `The id ${prefix}squat is in the namespace ${prefix}, which belongs to ${vendor}: only its people (owners and developers of its approved plugins) can publish new plugins there. Choose an id in a namespace of your own.`,
         )
         .first()
         .waitFor(WAIT);

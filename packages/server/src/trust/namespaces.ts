@@ -99,22 +99,63 @@ export async function listClaims(db: Queryable, state?: NamespaceState): Promise
   return rows.map(toClaim);
 }
 
+/** Items of `p` the user owns or develops. */
+const ownedOrDeveloped = (userId: number) =>
+  sql`(p.owner_id = ${userId}
+    OR EXISTS (SELECT 1 FROM plugin_developers d WHERE d.plugin_id = p.id AND d.user_id = ${userId}))`;
+
 /**
- * The vendors a user acts for: those of the items they own or develop (not deleted), and those whose
- * namespace they claimed.
+ * The vendors a user works for: those of the items they own or develop (not deleted). Enough to ask for a
+ * namespace and to read the vendor's claims: an administrator approves only what the vendor's DNS proves.
  */
 async function vendorIdsOf(db: Queryable, userId: number): Promise<number[]> {
   const rows = await selectRows<{ vendor_id: number }>(
     db,
     sql`SELECT DISTINCT p.vendor_id FROM plugins p
-        WHERE p.vendor_id IS NOT NULL AND p.lifecycle_state <> 'deleted'
-          AND (p.owner_id = ${userId}
-            OR EXISTS (SELECT 1 FROM plugin_developers d WHERE d.plugin_id = p.id AND d.user_id = ${userId}))
-      UNION
-      SELECT n.vendor_id FROM trust_namespaces n
-        WHERE n.requested_by = ${userId} AND n.state IN ('pending', 'approved')`,
+      WHERE p.vendor_id IS NOT NULL AND p.lifecycle_state <> 'deleted' AND ${ownedOrDeveloped(userId)}`,
   );
   return rows.map((row) => row.vendor_id);
+}
+
+/**
+ * The vendors whose people a user is where a vendor is protected (its namespaces, a verified name, required
+ * signatures): the vendors of items they own or develop that the moderators approved (not deleted, not
+ * blocked), and of namespaces whose approved claim they asked for while they still own or develop an item of
+ * the vendor. An item only uploaded does not count: anybody can write any vendor's name in plugin.xml.
+ */
+export async function trustedVendorIdsOf(db: Queryable, userId: number): Promise<number[]> {
+  const rows = await selectRows<{ vendor_id: number }>(
+    db,
+    sql`SELECT DISTINCT p.vendor_id FROM plugins p
+        WHERE p.vendor_id IS NOT NULL AND p.approved AND p.lifecycle_state <> 'deleted'
+          AND p.block_state <> 'blocked' AND ${ownedOrDeveloped(userId)}
+      UNION
+      SELECT n.vendor_id FROM trust_namespaces n
+        WHERE n.requested_by = ${userId} AND n.state = 'approved'
+          AND EXISTS (SELECT 1 FROM plugins p
+            WHERE p.vendor_id = n.vendor_id AND p.lifecycle_state <> 'deleted' AND ${ownedOrDeveloped(userId)})`,
+  );
+  return rows.map((row) => row.vendor_id);
+}
+
+/**
+ * Why only the vendor's people may publish new items under its name, or undefined when anybody may: a
+ * verified vendor, one that owns an approved namespace, or one whose plugins must be signed.
+ */
+export async function vendorProtection(db: Queryable, vendorId: number): Promise<string | undefined> {
+  const [row] = await selectRows<{ verified: boolean; prefix: string | null; must_sign: boolean }>(
+    db,
+    sql`SELECT v.verified,
+        (SELECT n.prefix FROM trust_namespaces n WHERE n.vendor_id = v.id AND n.state = 'approved'
+          ORDER BY n.prefix LIMIT 1) AS prefix,
+        EXISTS (SELECT 1 FROM vendor_signature_requirements r WHERE r.vendor_id = v.id) AS must_sign
+      FROM vendors v WHERE v.id = ${vendorId}`,
+  );
+  if (!row) return undefined;
+  if (row.verified) return 'is verified';
+  if (row.prefix !== null) return `owns the namespace ${row.prefix}`;
+  if (row.must_sign) return 'must sign its plugins';
+  return undefined;
 }
 
 /** The claims of the vendors the user acts for (the vendor's own view, with the TXT record to publish). */
@@ -343,8 +384,8 @@ export async function namespaceRefusal(
     .sort((a, b) => b.prefix.length - a.prefix.length);
   const owner = owners[0];
   if (owner) {
-    if ((await vendorIdsOf(db, input.uploaderId)).includes(owner.vendorId)) return undefined;
-    return `The id ${input.xmlId} is in the namespace ${owner.prefix}, which belongs to ${owner.vendor}: only its people can publish new plugins there. Choose an id in a namespace of your own.`;
+    if ((await trustedVendorIdsOf(db, input.uploaderId)).includes(owner.vendorId)) return undefined;
+    return `The id ${input.xmlId} is in the namespace ${owner.prefix}, which belongs to ${owner.vendor}: only its people (owners and developers of its approved plugins) can publish new plugins there. Choose an id in a namespace of your own.`;
   }
   const reserved = options.reservedPrefixes.find((prefix) => isUnderPrefix(input.xmlId, prefix));
   if (reserved !== undefined) {

@@ -56,7 +56,29 @@ beforeAll(async () => {
   await t.db.execute(sql`INSERT INTO tags (name) VALUES ('Tools')`);
   const first = await uploadNew(people.alice, 'com.example.tool', 'Example Tool');
   expect(first.status).toBe(200);
+  // Alice is one of Example Ltd's people once the moderators approve its first plugin.
+  await approve(first.body.id);
 });
+
+/** The owner publishes the plugin and an administrator approves it, as on the site. */
+async function approve(pluginId: number) {
+  const owner = await selectRows<{ owner_id: number }>(
+    t.db,
+    sql`SELECT owner_id FROM plugins WHERE id = ${pluginId}`,
+  );
+  const published = await t.call(owner[0]!.owner_id, {
+    method: 'POST',
+    url: `/api/plugins/${pluginId}/publish`,
+    payload: {},
+  });
+  expect(published.statusCode, published.body).toBe(200);
+  const approved = await t.call(people.admin, {
+    method: 'POST',
+    url: `/api/plugins/${pluginId}/approve`,
+    payload: {},
+  });
+  expect(approved.statusCode, approved.body).toBe(200);
+}
 afterAll(async () => t?.close());
 
 describe('reserved namespaces', () => {
@@ -214,6 +236,9 @@ describe('claimed namespaces', () => {
   it('does not lock anything until an administrator approves', async () => {
     const early = await uploadNew(people.mallory, 'com.exampleltd.early', 'Early Bird', 'Mallory Inc');
     expect(early.status).toBe(200);
+    // Naming the vendor in plugin.xml is still open to anybody, but it makes nobody one of its people.
+    const decoy = await uploadNew(people.mallory, 'org.mallory.decoy', 'Decoy Helper', 'Example Ltd');
+    expect(decoy.status).toBe(200);
   });
 
   it('refuses ids under an approved prefix to others, naming the owner; its people and existing items are not affected', async () => {
@@ -232,7 +257,7 @@ describe('claimed namespaces', () => {
     const squat = await uploadNew(people.mallory, 'com.exampleltd.other', 'Other Thing', 'Mallory Inc');
     expect(squat.status).toBe(400);
     expect(squat.body.message).toBe(
-      'The id com.exampleltd.other is in the namespace com.exampleltd., which belongs to Example Ltd: only its people can publish new plugins there. Choose an id in a namespace of your own.',
+      'The id com.exampleltd.other is in the namespace com.exampleltd., which belongs to Example Ltd: only its people (owners and developers of its approved plugins) can publish new plugins there. Choose an id in a namespace of your own.',
     );
     const own = await uploadNew(people.alice, 'com.exampleltd.first', 'First Of Ours');
     expect(own.status).toBe(200);
@@ -260,6 +285,26 @@ describe('claimed namespaces', () => {
         reason: 'TXT record checked',
       }),
     ]);
+  });
+
+  it("is not opened to someone who named the vendor in a plugin of their own; nor is the vendor's name", async () => {
+    const squat = await uploadNew(people.mallory, 'com.exampleltd.evil', 'Evil Helper', 'Example Ltd');
+    expect(squat.status).toBe(400);
+    expect(squat.body.message).toBe(
+      'The id com.exampleltd.evil is in the namespace com.exampleltd., which belongs to Example Ltd: only its people (owners and developers of its approved plugins) can publish new plugins there. Choose an id in a namespace of your own.',
+    );
+    const borrowed = await uploadNew(people.mallory, 'org.mallory.second', 'Second Helper', 'Example Ltd');
+    expect(borrowed.status).toBe(400);
+    expect(borrowed.body.message).toBe(
+      'The vendor "Example Ltd" owns the namespace com.exampleltd., and only its people (owners and developers of its approved plugins) can publish new plugins under its name: ask its team to add you as a developer, or name your own vendor in plugin.xml.',
+    );
+    const [count] = await selectRows<{ count: string }>(
+      t.db,
+      sql`SELECT count(*)::text AS count FROM plugins WHERE xml_id IN ('com.exampleltd.evil', 'org.mallory.second')`,
+    );
+    expect(count?.count).toBe('0');
+    // Alice, whose plugin of the vendor is approved, still publishes under both.
+    expect((await uploadNew(people.alice, 'com.exampleltd.second', 'Second Of Ours')).status).toBe(200);
   });
 
   it('lets an administrator grant a reserved prefix to a vendor, whose people may then publish there', async () => {

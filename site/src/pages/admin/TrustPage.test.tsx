@@ -2,6 +2,7 @@ import { ToastProvider } from '@marketplace/ui';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, stubFetch } from '../../test-support/fetch-stub';
 import TrustPage from './TrustPage';
 
 vi.mock('../../auth/AuthProvider', () => ({
@@ -36,40 +37,32 @@ let claims: ReturnType<typeof claim>[];
 beforeEach(() => {
   calls = [];
   claims = [claim(1, 'com.acme.', 'pending')];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      const method = init?.method ?? 'GET';
-      const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-      calls.push({ method, path: url.pathname, body });
-      const json = (status: number, value: unknown) =>
-        Promise.resolve(
-          new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } }),
-        );
-      if (method === 'GET' && url.pathname === '/api/admin/trust/namespaces') {
-        return json(200, { reservedPrefixes: ['com.jetbrains.', 'com.intellij.'], claims });
-      }
-      if (method === 'GET' && url.pathname === '/api/admin/trust/namespaces/1/dns') {
-        return json(200, {
-          name: '_marketplace-namespace.acme.com',
-          value: 'marketplace-namespace=t1',
-          records: ['v=spf1 -all'],
-          found: false,
-          error: null,
-        });
-      }
-      const decided = /^\/api\/admin\/trust\/namespaces\/1\/(approve|refuse)$/.exec(url.pathname);
-      if (method === 'POST' && decided) {
-        claims = [{ ...claim(1, 'com.acme.', decided[1] === 'approve' ? 'approved' : 'refused') }];
-        return json(200, claims[0]);
-      }
-      if (method === 'POST' && url.pathname === '/api/admin/trust/namespaces') {
-        return json(409, { type: 'error', message: 'The namespace com.acme. already belongs to Acme.' });
-      }
-      return json(404, { type: 'error', message: 'Not here' });
-    }),
-  );
+  stubFetch(({ url, method, body }) => {
+    calls.push({ method, path: url.pathname, body });
+    if (method === 'GET' && url.pathname === '/api/admin/trust/namespaces') {
+      return jsonResponse(200, { reservedPrefixes: ['com.jetbrains.', 'com.intellij.'], claims });
+    }
+    if (method === 'GET' && url.pathname === '/api/admin/trust/namespaces/1/dns') {
+      return jsonResponse(200, {
+        name: '_marketplace-namespace.acme.com',
+        value: 'marketplace-namespace=t1',
+        records: ['v=spf1 -all'],
+        found: false,
+        error: null,
+      });
+    }
+    const decided = /^\/api\/admin\/trust\/namespaces\/1\/(approve|refuse)$/.exec(url.pathname);
+    if (method === 'POST' && decided) {
+      claims = [{ ...claim(1, 'com.acme.', decided[1] === 'approve' ? 'approved' : 'refused') }];
+      return jsonResponse(200, claims[0]);
+    }
+    if (method === 'POST' && url.pathname === '/api/admin/trust/namespaces') {
+      return jsonResponse(409, {
+        type: 'error',
+        message: 'The namespace com.acme. already belongs to Acme.',
+      });
+    }
+  });
 });
 
 afterEach(() => {
@@ -97,7 +90,7 @@ describe('TrustPage', () => {
     expect(row.textContent).toContain('Waiting');
     expect(screen.getByText('com.jetbrains.')).toBeTruthy();
 
-    fireEvent.change(within(row).getByLabelText('Reason (optional)'), { target: { value: 'TXT seen' } });
+    fireEvent.input(within(row).getByLabelText('Reason (optional)'), { target: { value: 'TXT seen' } });
     fireEvent.click(within(row).getByRole('button', { name: 'Approve com.acme. for Acme' }));
     await screen.findByText('The namespace com.acme. of Acme is approved.');
     expect(calls).toContainEqual({
@@ -123,8 +116,8 @@ describe('TrustPage', () => {
 
   it("shows the server's refusal of a grant beside the form", async () => {
     renderPage();
-    fireEvent.change(await screen.findByLabelText(/^Prefix/), { target: { value: 'com.acme.' } });
-    fireEvent.change(screen.getByLabelText(/^Vendor/), { target: { value: 'Other' } });
+    fireEvent.input(await screen.findByLabelText(/^Prefix/), { target: { value: 'com.acme.' } });
+    fireEvent.input(screen.getByLabelText(/^Vendor/), { target: { value: 'Other' } });
     fireEvent.click(screen.getByRole('button', { name: 'Grant' }));
     expect((await screen.findByRole('alert')).textContent).toBe(
       'The namespace com.acme. already belongs to Acme.',

@@ -1,25 +1,23 @@
 import type {
-  NamespaceAdminListBody,
   NamespaceClaimBody,
   NamespaceDecisionAction,
   NamespaceDnsCheckBody,
 } from '@marketplace/api-contract';
 import { useToasts } from '@marketplace/ui';
 import { useId, useState } from 'react';
+import { FormFailure } from '../../components/FormFailure';
 import { NamespaceClaimCells } from '../../components/NamespaceClaimCells';
 import { RequiredMark } from '../../components/RequiredMark';
 import { RequireSignIn } from '../../components/RequireSignIn';
 import { api } from '../../lib/api';
 import { showErrorToast } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
+import { useFormAction } from '../../lib/use-form-action';
 import { useLoad } from '../../lib/use-load';
 import { AdminNav } from './AdminNav';
+import { SignatureRequirementSection } from './SignatureRequirementSection';
+import { ScanQueueSection } from './ScanQueueSection';
 import { adminErrorText } from './SellersSection';
-
-async function json<T>(request: Parameters<typeof api.request>[0]): Promise<T> {
-  const answer = await api.request<T>(request);
-  return answer.kind === 'json' ? answer.data : (undefined as T);
-}
 
 const DECISION_LABELS: Record<NamespaceDecisionAction, { label: string; done: string }> = {
   approve: { label: 'Approve', done: 'approved' },
@@ -60,11 +58,7 @@ function ClaimRow({ claim, onChanged }: { claim: NamespaceClaimBody; onChanged: 
   async function decide(decision: NamespaceDecisionAction) {
     setBusy(true);
     try {
-      await json<NamespaceClaimBody>({
-        method: 'POST',
-        path: `/api/admin/trust/namespaces/${claim.id}/${decision}`,
-        json: reason.trim() ? { reason: reason.trim() } : {},
-      });
+      await api.namespaces.decide(claim.id, decision, reason.trim() || undefined);
       toasts?.show({
         kind: 'success',
         title: `The namespace ${claim.prefix} of ${claim.vendor.name} is ${DECISION_LABELS[decision].done}.`,
@@ -80,12 +74,7 @@ function ClaimRow({ claim, onChanged }: { claim: NamespaceClaimBody; onChanged: 
   async function checkDns() {
     setBusy(true);
     try {
-      setDns(
-        await json<NamespaceDnsCheckBody>({
-          method: 'GET',
-          path: `/api/admin/trust/namespaces/${claim.id}/dns`,
-        }),
-      );
+      setDns(await api.namespaces.dns(claim.id));
     } catch (error) {
       showErrorToast(toasts, error, adminErrorText);
     } finally {
@@ -151,36 +140,22 @@ function ClaimRow({ claim, onChanged }: { claim: NamespaceClaimBody; onChanged: 
 }
 
 function GrantForm({ onGranted }: { onGranted: () => void }) {
-  const toasts = useToasts();
   const prefixId = useId();
   const vendorId = useId();
   const [prefix, setPrefix] = useState('');
   const [vendor, setVendor] = useState('');
-  const [failure, setFailure] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, run } = useFormAction(adminErrorText);
 
   async function grant(event: React.FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setFailure('');
-    try {
-      const granted = await json<NamespaceClaimBody>({
-        method: 'POST',
-        path: '/api/admin/trust/namespaces',
-        json: { prefix: prefix.trim(), vendor: vendor.trim() },
-      });
-      toasts?.show({
-        kind: 'success',
-        title: `The namespace ${granted.prefix} now belongs to ${granted.vendor.name}.`,
-      });
-      setPrefix('');
-      setVendor('');
-      onGranted();
-    } catch (error) {
-      setFailure(adminErrorText(error));
-    } finally {
-      setBusy(false);
-    }
+    const granted = await run(
+      (claim) => `The namespace ${claim.prefix} now belongs to ${claim.vendor.name}.`,
+      () => api.namespaces.grant({ prefix: prefix.trim(), vendor: vendor.trim() }),
+    );
+    if (!granted) return;
+    setPrefix('');
+    setVendor('');
+    onGranted();
   }
 
   return (
@@ -210,11 +185,7 @@ function GrantForm({ onGranted }: { onGranted: () => void }) {
         value={vendor}
         onChange={(event) => setVendor(event.target.value)}
       />
-      {failure ? (
-        <p className="site-error" role="alert">
-          {failure}
-        </p>
-      ) : null}
+      <FormFailure text={failure} />
       <button type="submit" className="site-button" disabled={busy}>
         Grant
       </button>
@@ -223,10 +194,7 @@ function GrantForm({ onGranted }: { onGranted: () => void }) {
 }
 
 function Trust() {
-  const [list, reload] = useLoad(
-    (signal) => json<NamespaceAdminListBody>({ method: 'GET', path: '/api/admin/trust/namespaces', signal }),
-    [],
-  );
+  const [list, reload] = useLoad((signal) => api.namespaces.list(undefined, { signal }), []);
   return (
     <div className="site-page site-admin">
       <h1>Trust</h1>
@@ -278,6 +246,8 @@ function Trust() {
           <GrantForm onGranted={reload} />
         </>
       ) : null}
+      <SignatureRequirementSection />
+      <ScanQueueSection />
     </div>
   );
 }

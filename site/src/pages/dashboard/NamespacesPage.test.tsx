@@ -2,7 +2,9 @@ import { ToastProvider } from '@marketplace/ui';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, stubFetch } from '../../test-support/fetch-stub';
 import NamespacesPage from './NamespacesPage';
+import { pluginSummaryFixture } from '../../test-support/plugin-summary';
 
 vi.mock('../../auth/AuthProvider', () => ({
   useAuth: () => ({
@@ -29,24 +31,12 @@ const claim = (id: number, prefix: string, vendor: string, state: string, reason
   reason,
 });
 
-const item = (id: number, vendor: string) => ({
-  id,
-  xmlId: `com.example.p${id}`,
-  name: `Plugin ${id}`,
-  link: `/plugin/${id}`,
-  family: 'intellij',
-  preview: '',
-  icon: '',
-  downloads: 0,
-  rating: 0,
-  pricingModel: 'FREE',
-  vendor: { name: vendor, url: '' },
-  tags: [],
-  isTheme: false,
-  cdate: 0,
-  updateDate: 0,
-  downloadStatistics: [],
-});
+const item = (id: number, vendor: string) =>
+  pluginSummaryFixture(id, {
+    xmlId: `com.example.p${id}`,
+    name: `Plugin ${id}`,
+    vendor: { name: vendor, url: '' },
+  });
 
 type Call = { method: string; path: string; body: unknown };
 let calls: Call[];
@@ -60,31 +50,20 @@ beforeEach(() => {
     claim(2, 'org.beta.', 'Beta', 'refused', 'No such domain'),
   ];
   claimAnswer = undefined;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      const method = init?.method ?? 'GET';
-      const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-      calls.push({ method, path: url.pathname, body });
-      const json = (status: number, value: unknown) =>
-        Promise.resolve(
-          new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } }),
-        );
-      if (method === 'GET' && url.pathname === '/api/trust/namespaces/mine') return json(200, claims);
-      if (method === 'GET' && url.pathname === '/api/users/5/plugins') {
-        return json(200, [item(1, 'Acme'), item(2, 'Gamma'), item(3, '')]);
-      }
-      if (method === 'POST' && url.pathname === '/api/trust/namespaces') {
-        if (claimAnswer) return json(claimAnswer.status, claimAnswer.body);
-        const { prefix, vendor } = body as { prefix: string; vendor: string };
-        const created = claim(3, prefix, vendor, 'pending');
-        claims = [...claims, created];
-        return json(200, created);
-      }
-      return json(404, { type: 'error', message: 'Not here' });
-    }),
-  );
+  stubFetch(({ url, method, body }) => {
+    calls.push({ method, path: url.pathname, body });
+    if (method === 'GET' && url.pathname === '/api/trust/namespaces/mine') return jsonResponse(200, claims);
+    if (method === 'GET' && url.pathname === '/api/users/5/plugins') {
+      return jsonResponse(200, [item(1, 'Acme'), item(2, 'Gamma'), item(3, '')]);
+    }
+    if (method === 'POST' && url.pathname === '/api/trust/namespaces') {
+      if (claimAnswer) return jsonResponse(claimAnswer.status, claimAnswer.body);
+      const { prefix, vendor } = body as { prefix: string; vendor: string };
+      const created = claim(3, prefix, vendor, 'pending');
+      claims = [...claims, created];
+      return jsonResponse(200, created);
+    }
+  });
 });
 
 afterEach(() => {
@@ -135,7 +114,7 @@ describe('NamespacesPage', () => {
       'Gamma',
     ]);
     fireEvent.change(vendor, { target: { value: 'Gamma' } });
-    fireEvent.change(screen.getByLabelText(/^Prefix/), { target: { value: ' Io.Gamma ' } });
+    fireEvent.input(screen.getByLabelText(/^Prefix/), { target: { value: ' Io.Gamma ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Claim' }));
 
     await screen.findByText('io.gamma. is claimed for Gamma');
@@ -150,7 +129,7 @@ describe('NamespacesPage', () => {
 
   it('refuses a malformed prefix before sending it', async () => {
     renderPage();
-    fireEvent.change(await screen.findByLabelText(/^Prefix/), { target: { value: 'acme' } });
+    fireEvent.input(await screen.findByLabelText(/^Prefix/), { target: { value: 'acme' } });
     fireEvent.click(screen.getByRole('button', { name: 'Claim' }));
     expect((await screen.findByRole('alert')).textContent).toContain('"acme" is not an id prefix');
     expect(posts()).toEqual([]);
@@ -166,7 +145,7 @@ describe('NamespacesPage', () => {
       },
     };
     renderPage();
-    fireEvent.change(await screen.findByLabelText(/^Prefix/), { target: { value: 'com.jetbrains.tools.' } });
+    fireEvent.input(await screen.findByLabelText(/^Prefix/), { target: { value: 'com.jetbrains.tools.' } });
     fireEvent.click(screen.getByRole('button', { name: 'Claim' }));
     expect((await screen.findByRole('alert')).textContent).toBe(
       'The namespace com.jetbrains. is reserved by the marketplace: only an administrator can grant com.jetbrains.tools.',

@@ -1,10 +1,5 @@
 import { isApiError } from '@marketplace/api-client';
-import {
-  ID_PREFIX_MAX_LENGTH,
-  ID_PREFIX_PATTERN,
-  type ClaimNamespaceBody,
-  type NamespaceClaimBody,
-} from '@marketplace/api-contract';
+import { ID_PREFIX_MAX_LENGTH, ID_PREFIX_PATTERN, type NamespaceClaimBody } from '@marketplace/api-contract';
 import { PRODUCT_FAMILIES } from '@marketplace/core';
 import { useToasts } from '@marketplace/ui';
 import { useId, useState, type FormEvent } from 'react';
@@ -17,12 +12,6 @@ import { api } from '../../lib/api';
 import { errorText, showErrorToast } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
-
-async function json<T>(request: Parameters<typeof api.request>[0]): Promise<T> {
-  const answer = await api.request<T>(request);
-  if (answer.kind !== 'json') throw new Error('The server gave no answer to read.');
-  return answer.data;
-}
 
 /** The words of the administrators' Trust screen, so both sides name a claim's state alike. */
 const VENDOR_MAX_LENGTH = 200;
@@ -113,12 +102,7 @@ function ClaimForm({ vendors, onClaimed }: { vendors: readonly string[]; onClaim
     }
     setBusy(true);
     try {
-      const body: ClaimNamespaceBody = { prefix: normalized, vendor: vendor.trim() };
-      const claimed = await json<NamespaceClaimBody>({
-        method: 'POST',
-        path: '/api/trust/namespaces',
-        json: body,
-      });
+      const claimed = await api.namespaces.claim({ prefix: normalized, vendor: vendor.trim() });
       toasts?.show({
         kind: 'success',
         title: `${claimed.prefix} is claimed for ${claimed.vendor.name}`,
@@ -212,10 +196,7 @@ function ClaimForm({ vendors, onClaimed }: { vendors: readonly string[]; onClaim
 }
 
 function Namespaces({ user }: { user: SignedInUser }) {
-  const [claims, reload] = useLoad(
-    (signal) => json<NamespaceClaimBody[]>({ method: 'GET', path: '/api/trust/namespaces/mine', signal }),
-    [],
-  );
+  const [claims, reload] = useLoad((signal) => api.namespaces.mine({ signal }), []);
   const [itemVendors] = useLoad((signal) => vendorsOf(user.id, signal), [user.id]);
   const vendors = [
     ...new Set([

@@ -123,6 +123,8 @@ export interface SignerReport {
   signedBy: string;
   /** Each certificate is signed by the next one (the IDE refuses the archive otherwise). */
   chainLinksValid: boolean;
+  /** Every certificate after the first is a certificate authority (basic constraints CA: true). */
+  issuersAreAuthorities: boolean;
   /** The links are valid and the last certificate is a self-signed root. */
   chainComplete: boolean;
   /** The signer's own certificate is self-signed (no authority vouches for it). */
@@ -281,6 +283,10 @@ export function verifySignatures(zip: Buffer, options: VerifyOptions = {}): Veri
         `The certificate chain is broken: certificate ${broken + 1} (${firstLine(certificates[broken]!.subject)}) is not signed by the next one.`,
       );
     }
+    // Every certificate that signs another must be a certificate authority (basic constraints CA): otherwise
+    // any signer under a trusted root could issue certificates of its own that pass. The IDE checks only the
+    // links, so this is reported (and such a chain is not trusted) rather than made a reason.
+    const issuersAreAuthorities = certificates.slice(1).every((certificate) => certificate.ca);
     const last = certificates[certificates.length - 1];
     const chainComplete = chainLinksValid && last !== undefined && isSelfSigned(last);
     const leaf = certificates[0];
@@ -288,7 +294,10 @@ export function verifySignatures(zip: Buffer, options: VerifyOptions = {}): Veri
     const expired = certificates.some((certificate) => new Date(certificate.validTo).getTime() < time);
     const notYetValid = certificates.some((certificate) => new Date(certificate.validFrom).getTime() > time);
     const trusted =
-      chainLinksValid && last !== undefined && trustedRoots.some((root) => root.raw.equals(last.raw));
+      chainLinksValid &&
+      issuersAreAuthorities &&
+      last !== undefined &&
+      trustedRoots.some((root) => root.raw.equals(last.raw));
 
     const unique = [...new Set(reasons)];
     return {
@@ -300,6 +309,7 @@ export function verifySignatures(zip: Buffer, options: VerifyOptions = {}): Veri
       chain: certificates.map(summarize),
       signedBy: leaf ? firstLine(leaf.subject) : '',
       chainLinksValid,
+      issuersAreAuthorities,
       chainComplete,
       selfSigned: leaf !== undefined && isSelfSigned(leaf),
       expired,
@@ -343,6 +353,16 @@ export function parseCertificateChain(pemOrDer: string | Buffer): X509Certificat
  * when missing. Throws for a chain whose links do not verify or a key that does not match the certificate.
  */
 export function signZip(zip: Buffer, options: SignOptions): Buffer {
+  const { contentEnd, tail } = signZipTail(zip, options);
+  return Buffer.concat([zip.subarray(0, contentEnd), tail]);
+}
+
+/**
+ * {@link signZip} without the copy: the signed archive is `zip`'s first `contentEnd` bytes, unchanged, followed
+ * by `tail` (the new signing block, the central directory and the end record). The upload writes the tail
+ * over the uploaded file's old end, so a large archive is never held twice in memory.
+ */
+export function signZipTail(zip: Buffer, options: SignOptions): { contentEnd: number; tail: Buffer } {
   const certificates = options.certificateChain.map(toCertificate);
   if (certificates.length === 0) throw new Error('A certificate chain is needed to sign: it is empty.');
   const broken = brokenLink(certificates);
@@ -403,5 +423,20 @@ export function signZip(zip: Buffer, options: SignOptions): Buffer {
     layout.centralDirectoryOffset + layout.centralDirectorySize,
   );
   const eocd = eocdForDigest(zip, layout, layout.contentEnd + block.length);
-  return Buffer.concat([zip.subarray(0, layout.contentEnd), block, centralDirectory, eocd]);
+  return { contentEnd: layout.contentEnd, tail: Buffer.concat([block, centralDirectory, eocd]) };
+}
+
+/**
+ * The archive as it was before anyone signed it: the entries, the central directory and the end record
+ * pointing at it, without the signing block (the same bytes when there is none). What a countersigned
+ * download is compared with: the same content, whatever signatures were added.
+ */
+export function unsignedZip(zip: Buffer): Buffer {
+  const layout = readZipLayout(zip);
+  if (!layout.block) return zip;
+  return Buffer.concat([
+    zip.subarray(0, layout.contentEnd),
+    zip.subarray(layout.centralDirectoryOffset, layout.centralDirectoryOffset + layout.centralDirectorySize),
+    eocdForDigest(zip, layout, layout.contentEnd),
+  ]);
 }

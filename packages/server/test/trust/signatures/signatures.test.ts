@@ -128,6 +128,7 @@ describe('plugin archive signatures (marketplace-zip-signer format)', { timeout:
       'CN=Example Vendor Intermediate CA',
       'CN=Example Vendor Root CA',
     ]);
+    expect(report.signers[0]!.issuersAreAuthorities).toBe(true);
     // Trusted only by the root it ends in, like the IDE's "last certificate equals a trusted one".
     expect(
       verifySignatures(signed, { trustedRoots: [marketplace.root.certificate] }).signers[0]!.trusted,
@@ -135,6 +136,22 @@ describe('plugin archive signatures (marketplace-zip-signer format)', { timeout:
     expect(
       verifySignatures(signed, { trustedRoots: [vendor.intermediate.certificate] }).signers[0]!.trusted,
     ).toBe(false);
+  });
+
+  it('does not trust a chain in which a certificate that is no authority issued another', async () => {
+    const rogue = await makeIdentity('Rogue Signer', { issuer: vendor.leaf });
+    const signed = signZip(unsigned, {
+      privateKey: rogue.privateKey,
+      certificateChain: [rogue.certificate, ...vendor.chain],
+    });
+    const [signer] = verifySignatures(signed, { trustedRoots: [vendor.root.certificate] }).signers;
+    // The IDE would accept the links; the marketplace reports the chain and does not trust it.
+    expect(signer).toMatchObject({
+      valid: true,
+      chainLinksValid: true,
+      issuersAreAuthorities: false,
+      trusted: false,
+    });
   });
 
   it('writes the wire shape of the real tool: entries untouched, block before the central directory, exact protobuf', () => {
