@@ -20,13 +20,15 @@ COPY . .
 RUN npx -y "pnpm@${PNPM_VERSION}" install --frozen-lockfile \
  && npx -y "pnpm@${PNPM_VERSION}" build
 
-# Stage 2: the server's production dependencies only, the built site and SDK beside the sources.
+# Stage 2: the production dependencies of the server and of the site (the server render of the public pages,
+# site/dist/server/entry-server.js, imports jsdom and DOMPurify from site/node_modules), the built site and SDK
+# beside the sources.
 FROM ${NODE_IMAGE}
 ARG PNPM_VERSION=10.34.9
 ENV COREPACK_INTEGRITY_KEYS=0 CI=true
 WORKDIR /app
 COPY . .
-RUN npx -y "pnpm@${PNPM_VERSION}" install --frozen-lockfile --prod --filter "@marketplace/server..." \
+RUN npx -y "pnpm@${PNPM_VERSION}" install --frozen-lockfile --prod --filter "@marketplace/server..." --filter "@marketplace/site" \
  && npm cache clean --force \
  && rm -rf /root/.cache /root/.local/share/pnpm
 COPY --from=build /src/site/dist ./site/dist

@@ -45,6 +45,12 @@ describe('feature flags and consent in Chromium', () => {
       await page.goto(`${server.origin}/`);
       const banner = page.getByRole('region', { name: 'Cookies and statistics' });
       await banner.waitFor(POLL);
+      // The server draws the banner into the page; its buttons answer once the page has hydrated, which the
+      // account button (never drawn by the server) shows.
+      await page
+        .getByRole('button', { name: /^Sign (in|out)$/ })
+        .first()
+        .waitFor(POLL);
       // In the page's flow under the header: the main content starts below it, nothing is covered.
       const bannerBox = (await banner.boundingBox())!;
       const mainBox = (await page.locator('main#main').boundingBox())!;

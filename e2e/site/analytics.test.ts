@@ -142,7 +142,11 @@ describe('the vendor’s analytics tab in Chromium', () => {
         .toBe(expectedTotal.toLocaleString('en-US'));
       await page.getByText(/^Figures up to \d{2}\.\d{2}\.\d{4} \d{2}:\d{2} UTC$/).waitFor(POLL);
 
-      await page.getByRole('radio', { name: 'Product' }).check();
+      // A click, then the radio's state: the breakdown is in the address, and the radio shows it once the router
+      // has moved (a frame later on a server-rendered, hydrated page), which check() would not wait for.
+      const product = page.getByRole('radio', { name: 'Product' });
+      await product.click();
+      await expect.poll(() => product.isChecked(), POLL).toBe(true);
       const table = page.getByRole('table', { name: `Downloads by product, ${range}` });
       const ultimate = table.getByRole('row').filter({ hasText: 'IntelliJ IDEA Ultimate' });
       await ultimate.waitFor(POLL);

@@ -1,6 +1,5 @@
 import {
   PRODUCT_FAMILIES,
-  USER_PLUGIN_FAMILIES,
   downloadWording,
   familyLabel,
   itemNoun,
@@ -361,28 +360,30 @@ describe('each product family’s words, page by page, in Chromium', () => {
         await check(visitor, `item page, ${name} tab`);
       }
 
-      // The developer: the dashboard's card of their item of the family, its manage page, its item page's tabs.
-      // The dashboard lists what `/api/users/{id}/plugins` gives, every family but edu (spec §7): a course has no
-      // card there, only its manage page.
-      if (USER_PLUGIN_FAMILIES.includes(family)) {
-        await developer.goto(`${server.origin}/dashboard`);
-        const card = developer.getByRole('article', { name: own.name, exact: true });
-        // The dashboard lists 12 items a page: turn pages until the item's card shows.
-        await developer.getByRole('list', { name: 'My items' }).locator('.mp-card').first().waitFor(POLL);
-        while ((await card.count()) === 0) {
-          const next = developer.getByRole('button', { name: 'Next', exact: true });
-          expect(await next.isEnabled(), `${own.name} on the dashboard`).toBe(true);
-          await next.click();
-          await quiet(developer);
-        }
-        await card.waitFor(POLL);
-        await card.scrollIntoViewIfNeeded();
-        // The card's counts (its name and description are the developer's words).
-        const counts = (await card.locator('.mp-card__meta, .mp-chart').allInnerTexts()).join('\n');
-        expect(counts).toMatch(new RegExp(`\\b${downloadWording(family, { plural: true })}\\b`));
-        for (const wrong of wrongWords(counts, family)) problems.push(`dashboard card: ${wrong}`);
-        problems.push(...(await expectNoEmptyImage(developer, 'dashboard')));
+      // The developer: the dashboard's card of their item of the family (courses too: the dashboard asks
+      // `/api/users/{id}/plugins` for every family, not the spec's default), its manage page, its item page's tabs.
+      await developer.goto(`${server.origin}/dashboard`);
+      const card = developer.getByRole('article', { name: own.name, exact: true });
+      // The dashboard lists 12 items a page: turn pages until the item's card shows.
+      await developer.getByRole('list', { name: 'My items' }).locator('.mp-card').first().waitFor(POLL);
+      while ((await card.count()) === 0) {
+        const next = developer.getByRole('button', { name: 'Next', exact: true });
+        expect(await next.isEnabled(), `${own.name} on the dashboard`).toBe(true);
+        await next.click();
+        await quiet(developer);
       }
+      await card.waitFor(POLL);
+      await card.scrollIntoViewIfNeeded();
+      // The card's counts (its name and description are the developer's words).
+      const counts = (await card.locator('.mp-card__meta, .mp-chart').allInnerTexts()).join('\n');
+      expect(counts).toMatch(new RegExp(`\\b${downloadWording(family, { plural: true })}\\b`));
+      for (const wrong of wrongWords(counts, family)) problems.push(`dashboard card: ${wrong}`);
+      // Under the card, what the item is: the family's noun.
+      const cardActions = developer
+        .locator('.site-grid__item--actions', { has: card })
+        .locator('.site-grid__actions');
+      expect(await cardActions.innerText()).toContain(itemNoun(family, { capitalised: true }));
+      problems.push(...(await expectNoEmptyImage(developer, 'dashboard')));
       await developer.goto(`${server.origin}/dashboard/plugin/${own.id}`);
       await developer.getByRole('region', { name: 'Status' }).waitFor(POLL);
       await check(developer, 'manage page');

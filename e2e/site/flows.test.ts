@@ -358,7 +358,9 @@ describe('the marketplace site in Chromium', () => {
       await toggle.click();
       await filters.waitFor({ state: 'visible' });
       expect(await toggle.getAttribute('aria-expanded')).toBe('true');
-      await page.getByRole('radio', { name: 'All', exact: true }).check();
+      // A click, then the address: the radio shows the choice once the router has moved (a frame later on a
+      // hydrated page), which check() would not wait for.
+      await page.getByRole('radio', { name: 'All', exact: true }).click();
       await page.waitForURL((url) => !url.searchParams.has('payment'));
       await page.getByRole('button', { name: 'Filters', exact: true }).waitFor(POLL);
       expect(errors).toEqual([]);

@@ -155,7 +155,11 @@ describe('the site against hostile content, framing and accessibility', () => {
         for (const version of versions) version.notes = XSS_CORPUS;
         await route.fulfill({ response, json: versions });
       });
-      await page.goto(`${server.origin}/plugin/${items.plugin.id}`);
+      // The item page's own HTML carries the server's sanitised answer: a visitor who arrives from another
+      // page of the site gets the item from the API, which is what the hostile answer stands in for.
+      await page.goto(`${server.origin}/search?search=${encodeURIComponent(items.plugin.name)}`);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor(POLL);
+      await page.locator(`a[href^="/plugin/${items.plugin.id}-"]`).first().click();
       await page.locator('.site-prose').first().waitFor(POLL);
       const shown = await page.locator('.site-prose').first().innerHTML();
       expect(shown).toContain('click me');

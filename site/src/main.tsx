@@ -1,16 +1,71 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { adoptUiStyles } from './lib/ui-styles';
-import { router } from './router';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { matchRoutes, RouterProvider } from 'react-router';
+import { endHydration, loadLazyModules, readPageData, startHydration, type PageData } from './lib/page-data';
+import { adoptUiStyles, UI_STYLES_LINK_ID } from './lib/ui-styles';
+import { createSiteRouter, routes } from './router';
 import './styles/site.css';
 
-adoptUiStyles();
-const container = document.getElementById('root');
-if (container) {
-  createRoot(container).render(
+/**
+ * The matched routes' page modules, loaded before hydration: the server rendered them, so the first render
+ * here must draw them too, not the router's fallback.
+ */
+async function loadMatchedPages(): Promise<void> {
+  const matches = matchRoutes(routes, window.location) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      const loaded = await route.lazy();
+      Object.assign(route, { ...loaded, lazy: undefined });
+    }),
+  );
+}
+
+/**
+ * The server's markup carries its elements' inline styles (a star's fill, a chart's bars) as data-mp-style
+ * attributes, applied by a stylesheet it links (the CSP refuses style attributes in markup). Here they are
+ * set through the DOM, which the CSP allows, so the elements are as React drew them before it takes over.
+ */
+function applyMarkupStyles(container: HTMLElement): void {
+  for (const element of container.querySelectorAll<HTMLElement>('[data-mp-style]')) {
+    element.style.cssText = element.dataset.mpStyle ?? '';
+    element.removeAttribute('data-mp-style');
+  }
+}
+
+/** Takes over the page the server rendered: the same markup, drawn from the data it was rendered from. */
+async function hydrate(container: HTMLElement, data: PageData): Promise<void> {
+  applyMarkupStyles(container);
+  await loadMatchedPages();
+  await loadLazyModules(data);
+  const router = createSiteRouter(data.router);
+  const rendered = router.state.location;
+  startHydration(data);
+  const stop = router.subscribe((state) => {
+    if (state.location === rendered) return;
+    endHydration();
+    stop();
+  });
+  hydrateRoot(
+    container,
     <StrictMode>
       <RouterProvider router={router} />
+    </StrictMode>,
+  );
+}
+
+// A server-rendered page links the components' styles as a file; otherwise they are adopted here.
+if (!document.getElementById(UI_STYLES_LINK_ID)) adoptUiStyles();
+const container = document.getElementById('root');
+const pageData = readPageData();
+if (container && pageData && container.firstChild) {
+  hydrate(container, pageData).catch((error: unknown) => {
+    console.error('The page could not start', error);
+  });
+} else if (container) {
+  createRoot(container).render(
+    <StrictMode>
+      <RouterProvider router={createSiteRouter()} />
     </StrictMode>,
   );
 }

@@ -1,4 +1,4 @@
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, type HydrationState, type RouteObject } from 'react-router';
 import { RouteError } from './components/RouteError';
 import { SiteLayout } from './components/SiteLayout';
 import { prefetchPlugin } from './lib/prefetch';
@@ -16,6 +16,16 @@ function page(load: () => Promise<{ default: React.ComponentType }>): Pick<Route
   return { lazy: async () => ({ Component: (await load()).default }) };
 }
 
+/** What a route tells the server that renders it (site-hosting): the page module, to preload its files. */
+export interface SiteRouteHandle {
+  /** The module's path in the site, as the build's manifest names it. */
+  module: string;
+}
+
+function rendered(module: string): Pick<RouteObject, 'handle'> {
+  return { handle: { module } satisfies SiteRouteHandle };
+}
+
 export const routes: RouteObject[] = [
   {
     // Embed pages: no site chrome, transparent, may be framed (the server's headers say so).
@@ -29,8 +39,16 @@ export const routes: RouteObject[] = [
     HydrateFallback: NothingYet,
     ErrorBoundary: RouteError,
     children: [
-      { index: true, ...page(() => import('./pages/home/HomePage')) },
-      { path: 'search', ...page(() => import('./pages/search/SearchPage')) },
+      {
+        index: true,
+        ...rendered('src/pages/home/HomePage.tsx'),
+        ...page(() => import('./pages/home/HomePage')),
+      },
+      {
+        path: 'search',
+        ...rendered('src/pages/search/SearchPage.tsx'),
+        ...page(() => import('./pages/search/SearchPage')),
+      },
       {
         path: 'plugin/:item/:tab?',
         // Returns at once: the item's data loads beside the page's code instead of after it.
@@ -38,6 +56,7 @@ export const routes: RouteObject[] = [
           prefetchPlugin(params.item);
           return null;
         },
+        ...rendered('src/pages/plugin/PluginPage.tsx'),
         ...page(() => import('./pages/plugin/PluginPage')),
       },
       {
@@ -46,9 +65,14 @@ export const routes: RouteObject[] = [
           prefetchPlugin(params.item);
           return null;
         },
+        ...rendered('src/pages/plugin/PluginPage.tsx'),
         ...page(() => import('./pages/plugin/PluginPage')),
       },
-      { path: 'author/:userId', ...page(() => import('./pages/user/UserPage')) },
+      {
+        path: 'author/:userId',
+        ...rendered('src/pages/user/UserPage.tsx'),
+        ...page(() => import('./pages/user/UserPage')),
+      },
       { path: 'dashboard', ...page(() => import('./pages/dashboard/DashboardPage')) },
       { path: 'dashboard/new', ...page(() => import('./pages/dashboard/NewPluginPage')) },
       { path: 'dashboard/plugin/:pluginId', ...page(() => import('./pages/dashboard/EditPluginPage')) },
@@ -72,11 +96,19 @@ export const routes: RouteObject[] = [
       { path: 'admin/featured', ...page(() => import('./pages/admin/FeaturedPage')) },
       { path: 'admin/scheduler', ...page(() => import('./pages/admin/SchedulerPage')) },
       { path: 'admin/trust', ...page(() => import('./pages/admin/TrustPage')) },
+      { path: 'admin/mirrors', ...page(() => import('./pages/admin/MirrorsPage')) },
+      { path: 'trust/certificate', ...page(() => import('./pages/trust/CertificatePage')) },
       { path: 'account/licenses', ...page(() => import('./pages/account/LicensesPage')) },
       { path: 'auth/callback', ...page(() => import('./pages/auth/CallbackPage')) },
-      { path: '*', ...page(() => import('./pages/NotFoundPage')) },
+      { path: '*', ...rendered('src/pages/NotFoundPage.tsx'), ...page(() => import('./pages/NotFoundPage')) },
     ],
   },
 ];
 
-export const router = createBrowserRouter(routes);
+/**
+ * The browser's router. A server-rendered page passes the router's state it was rendered with, so its
+ * loaders do not run again (see main.tsx).
+ */
+export function createSiteRouter(hydrationData?: HydrationState) {
+  return createBrowserRouter(routes, hydrationData ? { hydrationData } : undefined);
+}

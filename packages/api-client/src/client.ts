@@ -71,10 +71,14 @@ import type {
   UserPluginsInput,
   UserPluginSummary,
 } from './types';
-import { uploadForm, type UploadOptions, type UploadOutcome, type UploadProgress } from './upload';
+import type { UploadOptions, UploadOutcome, UploadProgress } from './upload';
 import { AdminUsersClient } from './admin-users';
 import { FeaturedItemsClient } from './admin-featured';
 import { ModerationClient } from './moderation';
+import { SignaturesClient } from './signatures';
+import { ScanningClient } from './scanning';
+import { NamespacesClient } from './namespaces';
+import { MirrorsClient } from './mirrors';
 
 function statisticsDay(name: string, day: StatisticsDay): string {
   if (typeof day === 'string') return day;
@@ -112,6 +116,14 @@ export class ApiClient {
   readonly moderation: ModerationClient;
   /** The featured items per product family: administrators pick them, the home page shows them. */
   readonly featuredItems: FeaturedItemsClient;
+  /** Archive signatures: the marketplace's countersigning certificate; the vendors that must sign (administrators). */
+  readonly signatures: SignaturesClient;
+  /** Scanning of uploaded versions: the quarantine queue and decisions (administrators), the versions' scans. */
+  readonly scanning: ScanningClient;
+  /** Id prefixes: vendors claim them (proved by DNS); administrators grant, approve, refuse and revoke them. */
+  readonly namespaces: NamespacesClient;
+  /** Other marketplaces mirrored here: administrators add, pause, sync and remove them. */
+  readonly mirrors: MirrorsClient;
 
   constructor(options: ApiClientOptions) {
     this.transport = new ApiTransport(options);
@@ -126,6 +138,10 @@ export class ApiClient {
     this.users = new AdminUsersClient(this.transport);
     this.moderation = new ModerationClient(this.transport);
     this.featuredItems = new FeaturedItemsClient(this.transport);
+    this.signatures = new SignaturesClient(this.transport);
+    this.scanning = new ScanningClient(this.transport);
+    this.namespaces = new NamespacesClient(this.transport);
+    this.mirrors = new MirrorsClient(this.transport);
   }
 
   /** The base URL every path is appended to, without a trailing slash. */
@@ -370,7 +386,9 @@ export class ApiClient {
    * Sends a file (field `file`) and other fields as a multipart form, reporting progress when asked, and reads
    * the answer in the spec's upload shape (§5). The token always goes along (spec §6).
    */
-  upload<T = unknown>(path: string, options: UploadOptions): Promise<UploadOutcome<T>> {
+  async upload<T = unknown>(path: string, options: UploadOptions): Promise<UploadOutcome<T>> {
+    // Loaded when a file is sent: a page that only reads does not download the multipart and progress code.
+    const { uploadForm } = await import('./upload');
     return uploadForm<T>(this.transport, path, options);
   }
 

@@ -60,3 +60,11 @@ export { actOnScheduledJob, getScheduledJob, listScheduledJobs, schedulerPaths }
 export type * from './admin-scheduler';
 export { PerformanceClient, performancePaths } from './admin-performance';
 export type * from './admin-performance';
+export { SignaturesClient, signaturePaths } from './signatures';
+export type * from './signatures';
+export { ScanningClient, scanningPaths, type ScanQueueInput } from './scanning';
+export type * from './scanning';
+export { NamespacesClient, namespacePaths } from './namespaces';
+export type * from './namespaces';
+export { MirrorsClient, mirrorPaths } from './mirrors';
+export type * from './mirrors';

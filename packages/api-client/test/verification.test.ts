@@ -1,26 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, verificationPaths } from '../src';
-import { json, startHttpDouble, type Handler, type HttpDouble } from './support/http-double';
+import { recording, startHttpDouble, type HttpDouble } from './support/http-double';
 
 let double: HttpDouble;
-const seen: { method: string; url: string; body: string }[] = [];
+const seen: string[] = [];
 
 beforeAll(async () => {
   double = await startHttpDouble();
-  const record = (status: number, answer: unknown) =>
-    ((request, response) => {
-      seen.push({
-        method: request.method ?? '',
-        url: request.url ?? '',
-        body: request.body.toString('utf8'),
-      });
-      if (status === 204) response.writeHead(204).end();
-      else json(response, status, answer);
-    }) satisfies Handler;
-  double.on('/api/verifications/update/7', record(202, { id: 1, state: 'queued' }));
-  double.on('/api/verifications/false-positive', record(201, { id: 3 }));
-  double.on('/api/verifications/false-positive/global', record(201, { id: 4 }));
-  double.on('/api/verifications/12/previous', record(200, { previous: null }));
+  double.on('/api/verifications/update/7', recording(seen, { id: 1, state: 'queued' }, 202));
+  double.on('/api/verifications/false-positive', recording(seen, { id: 3 }, 201));
+  double.on('/api/verifications/false-positive/global', recording(seen, { id: 4 }, 201));
+  double.on('/api/verifications/12/previous', recording(seen, { previous: null }));
 });
 afterAll(async () => double.close());
 
@@ -52,7 +42,7 @@ describe('the verification client', () => {
     await client.verification.markFalsePositive({ problemId: 9 }, 'global');
     await client.verification.unmarkFalsePositive(3);
     await client.verification.compareWithPrevious(12);
-    expect(seen.map((call) => `${call.method} ${call.url} ${call.body}`)).toEqual([
+    expect(seen).toEqual([
       'POST /api/verifications/update/7 ',
       'POST /api/verifications/false-positive {"problemId":9,"reason":"fine"}',
       'POST /api/verifications/false-positive/global {"problemId":9}',

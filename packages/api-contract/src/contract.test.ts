@@ -10,6 +10,7 @@ import {
   ErrorBody,
   ModerationPageQuery,
   SearchPluginsQuery,
+  SearchSuggestResult,
   SetPluginTagsBody,
   UpdatePluginFieldsBody,
   UserPluginsQuery,
@@ -122,5 +123,21 @@ describe('write schemas', () => {
     expect(Value.Check(DsaReportBody, { category: 'scam', facts: 'It steals tokens' })).toBe(true);
     expect(Value.Check(DsaReportBody, { category: 3 })).toBe(false);
     expect(Value.Default(ModerationPageQuery, {})).toEqual({ max: 20, offset: 0 });
+  });
+});
+
+describe('answer schemas', () => {
+  it('give each suggested item its family, one the marketplace knows, so the search box can name it', () => {
+    const suggestion = {
+      id: 2,
+      name: 'Kotlin Koans',
+      xmlId: 'edu.koans',
+      link: '/plugin/2-kotlin-koans',
+      isTheme: false,
+    };
+    const answer = (plugin: object) => ({ plugins: [plugin], tags: [] });
+    expect(Value.Check(SearchSuggestResult, answer({ ...suggestion, family: 'edu' }))).toBe(true);
+    expect(Value.Check(SearchSuggestResult, answer(suggestion))).toBe(false);
+    expect(Value.Check(SearchSuggestResult, answer({ ...suggestion, family: 'theme' }))).toBe(false);
   });
 });

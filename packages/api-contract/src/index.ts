@@ -24,3 +24,5 @@ export * from './admin-users';
 export * from './admin-performance';
 export * from './admin-featured';
 export * from './trust';
+export * from './signatures';
+export * from './trust-mirrors';

@@ -2,6 +2,8 @@ import { IDE_PRODUCT_KEYS, PLUGIN_BLOCK_STATES, PLUGIN_LIFECYCLE_STATES } from '
 import { Type, type Static } from 'typebox';
 import { FamilySchema, Nullable, PricingModelSchema, Timestamp } from './common';
 import { DownloadStatisticPointSchema } from './statistics';
+import { MirroredFromSchema } from './trust-mirrors';
+import { VersionSignatureSchema } from './signatures';
 
 export const TagSchema = Type.Object({
   id: Type.Integer(),
@@ -210,6 +212,7 @@ export const PluginSchema = Type.Object({
   compatibleProducts: Type.Array(Type.Enum([...IDE_PRODUCT_KEYS])),
   downloadStatistics: RecentDownloadsSchema,
   lifecycle: lifecycleForManagers,
+  mirroredFrom: Type.Optional(MirroredFromSchema),
 });
 export type PluginBody = Static<typeof PluginSchema>;
 
@@ -239,6 +242,12 @@ export const PluginVersionSchema = Type.Object({
   fileName: Type.String(),
   dependencies: Type.Array(Type.String()),
   downloadUrl: Type.String(),
+  signature: Type.Optional(
+    Type.Union([VersionSignatureSchema, Type.Null()], {
+      description:
+        "Who signed the archive and whether the marketplace countersigned it; null for versions that did not come through this marketplace's upload (older ones, mirrored ones)",
+    }),
+  ),
 });
 export type PluginVersionBody = Static<typeof PluginVersionSchema>;
 

@@ -1,11 +1,9 @@
-import { RATING_CATEGORIES } from '@marketplace/core';
+import { RATING_CATEGORIES, REVIEW_RAW_TEXT_MAX_LENGTH, REVIEW_TEXT_MAX_LENGTH } from '@marketplace/core';
 import { Type, type Static } from 'typebox';
 import { CommentSchema } from './social';
 
-/** The longest review or reply kept, in characters, after markup is removed. */
-export const REVIEW_TEXT_MAX_LENGTH = 5000;
-/** The longest text accepted at all: markup is removed from it, so it may be longer than what is kept. */
-export const REVIEW_RAW_TEXT_MAX_LENGTH = 20_000;
+// The limits are core's (the site's forms use them without loading any schema); the contract repeats them.
+export { REVIEW_RAW_TEXT_MAX_LENGTH, REVIEW_TEXT_MAX_LENGTH };
 
 const DatabaseId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const Stars = Type.Integer({ minimum: 1, maximum: 5, description: 'Stars, from 1 to 5' });

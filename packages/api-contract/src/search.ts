@@ -82,7 +82,16 @@ export const SearchSuggestQuery = Type.Object({
 
 export const SearchSuggestResult = Type.Object({
   plugins: Type.Array(
-    Type.Object({ id: Type.Integer(), name: Type.String(), xmlId: Type.String(), link: Type.String() }),
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      xmlId: Type.String(),
+      link: Type.String(),
+      /** The item's family, so the search box can say what it is (plugin, course, app...). */
+      family: FamilySchema,
+      /** A theme (an IntelliJ plugin tagged Theme) is called a theme, not a plugin. */
+      isTheme: Type.Boolean(),
+    }),
   ),
   tags: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), link: Type.String() })),
 });

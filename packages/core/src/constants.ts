@@ -62,6 +62,11 @@ export const THEME_TAG_ID = 164;
 /** The most tags an item may carry (its first upload and POST /api/plugins/{id}/tags refuse more). */
 export const MAX_PLUGIN_TAGS = 30;
 
+/** The longest review or reply kept, in characters, after markup is removed. */
+export const REVIEW_TEXT_MAX_LENGTH = 5000;
+/** The longest review text accepted at all: markup is removed from it, so it may be longer than what is kept. */
+export const REVIEW_RAW_TEXT_MAX_LENGTH = 20_000;
+
 /** Toasts other than errors close by themselves after this long, unless kept open or holding controls. */
 export const TOAST_AUTO_CLOSE_MS = 5000;
 /** The gap between a dropdown menu and the control that opened it. */

@@ -104,7 +104,7 @@ export async function runDiskFull(options: DiskFullOptions): Promise<DriverResul
           `download of version ${firstAnswer.versionId}`,
           async () => {
             const answer = await downloadVersion(origin, catalogue.token, firstAnswer.versionId!);
-            return answer.status === 200 && answer.sha256 === sha256(first);
+            return answer.status === 200 && answer.contentSha256 === sha256(first);
           },
         ],
       ];

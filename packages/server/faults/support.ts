@@ -8,6 +8,7 @@ import { createLocalUser } from '../src/auth/users';
 import { openDatabase, type DatabaseConnection } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
 import { plugins, vendors } from '../src/db/schema';
+import { unsignedZip } from '../src/trust/signatures';
 import { archiveBytes, pluginJarContent, pluginXml } from '../test/archive/plugin-fixtures';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process';
 
@@ -251,12 +252,16 @@ export async function uploadVersion(
   return { status: response.status, body, ...(versionId !== undefined ? { versionId } : {}) };
 }
 
-/** GET /plugin/download?updateId=N as the owner: the status and, when 200, the sha256 of the bytes. */
+/**
+ * GET /plugin/download?updateId=N as the owner: the status and, when 200, the sha256 of the bytes and of
+ * their content without signatures (`contentSha256`: what was uploaded, before the marketplace countersigned
+ * it), which is what an upload is compared with.
+ */
 export async function downloadVersion(
   origin: string,
   token: string,
   versionId: number,
-): Promise<{ status: number; sha256?: string; size?: number }> {
+): Promise<{ status: number; sha256?: string; contentSha256?: string; size?: number }> {
   const response = await fetch(`${origin}/plugin/download?updateId=${versionId}`, {
     headers: { authorization: `Bearer ${token}` },
   });
@@ -265,7 +270,12 @@ export async function downloadVersion(
     return { status: response.status };
   }
   const bytes = new Uint8Array(await response.arrayBuffer());
-  return { status: 200, sha256: sha256(bytes), size: bytes.byteLength };
+  return {
+    status: 200,
+    sha256: sha256(bytes),
+    contentSha256: sha256(unsignedZip(Buffer.from(bytes))),
+    size: bytes.byteLength,
+  };
 }
 
 export interface TimedAnswer {

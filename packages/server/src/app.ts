@@ -24,6 +24,7 @@ import publishing from './publishing';
 import reviewRoutes from './reviews/routes';
 import routes from './routes';
 import sdkHosting from './sdk-hosting';
+import seo from './seo';
 import siteHosting, { htmlSecurityHeaders } from './site-hosting';
 import trust from './trust';
 import verification from './verification';
@@ -35,6 +36,8 @@ export interface AppDependencies {
   config: Config;
   /** A logger instance (tests pass none: logging off), or Fastify logger options. */
   logger?: FastifyBaseLogger | FastifyServerOptions['logger'];
+  /** The built site to host (default: site/dist of this repository); tests pass a build of their own. */
+  siteDir?: string;
 }
 
 /**
@@ -106,7 +109,12 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   await app.register(admin);
   // After the search, the feed and the caches' registry it wakes when another node changes something.
   await app.register(otherNodes, { database: dependencies.database });
-  await app.register(siteHosting, { auth: config.auth, links: config.siteLinks });
+  await app.register(seo);
+  await app.register(siteHosting, {
+    auth: config.auth,
+    links: config.siteLinks,
+    ...(dependencies.siteDir ? { siteDir: dependencies.siteDir } : {}),
+  });
   await app.register(sdkHosting);
   return app;
 }

@@ -7,6 +7,7 @@ import { migrate } from './db/migrate';
 import { DatabaseInUseError } from './db/directory-lock';
 import { DemoCatalogueError, isCatalogueEmpty, loadDemoCatalogue } from './demo';
 import { openFileStore } from './storage';
+import { signingIdentity, signingOptionsFromEnv } from './trust/signing-key';
 
 /**
  * The server's entry: configuration from the environment, the database (embedded PGlite in DATA_DIR, or
@@ -69,6 +70,10 @@ async function start(config: Config): Promise<void> {
     };
     process.on('SIGINT', () => void stop('SIGINT'));
     process.on('SIGTERM', () => void stop('SIGTERM'));
+
+    // The countersigning key is read, or made once for a new database (an RSA key takes a few seconds on a
+    // busy machine), before the server answers: no upload waits for it.
+    await signingIdentity(database.db, signingOptionsFromEnv(), config.publicUrl);
 
     // One address in the log and on the console: the public one, which sign-in returns to.
     await app.listen({

@@ -49,6 +49,8 @@ export const REDIRECT_FLAG_KEY = 'mp-auth-redirected';
 export const CALLBACK_PATH = '/auth/callback';
 
 function meta(name: string): string | undefined {
+  // The server renders pages for a guest, with no sign-in service to name.
+  if (typeof document === 'undefined') return undefined;
   const content = document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content.trim();
   return content || undefined;
 }

@@ -1,8 +1,12 @@
+import { CONSENT_FORM_PATH } from '@marketplace/core';
 import { useToasts } from '@marketplace/ui';
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore, type MouseEvent } from 'react';
+import { useLocation } from 'react-router';
 import { useAuth } from '../auth/AuthProvider';
-import { chooseConsent, readConsent, useConsent } from '../lib/consent';
+import { chooseConsent, keepCookieChoiceForUser, readConsent, useConsent } from '../lib/consent';
 import { showErrorToast } from '../lib/errors';
+import { consentAskedByPage } from '../lib/page-data';
+import { useServerRender } from '../lib/server-render';
 
 /** The element that reopened the banner (the footer's link), while it is open; it gets the focus back. */
 let opener: HTMLElement | null = null;
@@ -20,6 +24,7 @@ function useReopened(): boolean {
       return () => openerListeners.delete(listener);
     },
     () => opener !== null,
+    () => false,
   );
 }
 
@@ -49,14 +54,27 @@ export function ConsentBanner() {
   const { user } = useAuth();
   const consent = useConsent();
   const toasts = useToasts();
-  const [undecided, setUndecided] = useState(false);
+  const server = useServerRender();
+  const location = useLocation();
+  // A server-rendered page drawn for a visitor without a choice already shows the banner: it starts shown, so
+  // hydration keeps it where it is instead of pushing the page down later.
+  const [undecided, setUndecided] = useState(() => server?.askConsent ?? consentAskedByPage());
   const [saving, setSaving] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
 
-  // Known from the cookie: nothing to ask. Otherwise the server may know the signed-in user's choice.
+  // Known from the cookie: nothing to ask (the account keeps it too). Otherwise the server may know the
+  // signed-in user's choice.
   useEffect(() => {
-    if (consent !== undefined || user === undefined) return;
+    if (user === undefined) return;
     const controller = new AbortController();
+    if (consent !== undefined) {
+      if (user === null) return;
+      keepCookieChoiceForUser(consent, controller.signal).catch((error: unknown) => {
+        if (!controller.signal.aborted)
+          console.warn('Could not keep the consent choice for the account', error);
+      });
+      return () => controller.abort();
+    }
     readConsent(controller.signal).then(
       (known) => setUndecided(known === undefined),
       (error: unknown) => {
@@ -79,7 +97,9 @@ export function ConsentBanner() {
   const shown = reopened || (undecided && consent === undefined);
   if (!shown) return null;
 
-  async function choose(analytics: boolean) {
+  async function choose(event: MouseEvent, analytics: boolean) {
+    // The page's script runs: it records the choice itself, without the form's round trip.
+    event.preventDefault();
     setSaving(true);
     try {
       await chooseConsent(analytics);
@@ -111,15 +131,27 @@ export function ConsentBanner() {
             </p>
           ) : null}
         </div>
-        <div className="site-consent__actions">
-          <button type="button" className="mp-button" disabled={saving} onClick={() => void choose(true)}>
+        {/* A real form: before the script has run (or without it), the choice is posted and the server
+            answers with this page again, with the cookie and without the banner. */}
+        <form className="site-consent__actions" method="post" action={CONSENT_FORM_PATH}>
+          <input type="hidden" name="returnTo" value={`${location.pathname}${location.search}`} />
+          <button
+            type="submit"
+            name="choice"
+            value="granted"
+            className="mp-button"
+            disabled={saving}
+            onClick={(event) => void choose(event, true)}
+          >
             Accept
           </button>
           <button
-            type="button"
+            type="submit"
+            name="choice"
+            value="denied"
             className="site-button-secondary"
             disabled={saving}
-            onClick={() => void choose(false)}
+            onClick={(event) => void choose(event, false)}
           >
             Decline
           </button>
@@ -128,7 +160,7 @@ export function ConsentBanner() {
               Close
             </button>
           ) : null}
-        </div>
+        </form>
       </div>
     </section>
   );

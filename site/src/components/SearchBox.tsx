@@ -1,4 +1,5 @@
 import type { SearchSuggestions } from '@marketplace/api-client';
+import { itemNoun } from '@marketplace/core';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../lib/api';
@@ -6,7 +7,8 @@ import { api } from '../lib/api';
 interface Suggestion {
   key: string;
   label: string;
-  kind: 'plugin' | 'tag';
+  /** What the suggestion is, shown beside it: the item's noun ('Plugin', 'Theme', 'Course', 'App'...) or 'Tag'. */
+  kind: string;
   href: string;
 }
 
@@ -15,13 +17,13 @@ function suggestionsOf(answer: SearchSuggestions): Suggestion[] {
     ...answer.plugins.map((plugin) => ({
       key: `plugin-${plugin.id}`,
       label: plugin.name,
-      kind: 'plugin' as const,
+      kind: plugin.isTheme ? 'Theme' : itemNoun(plugin.family, { capitalised: true }),
       href: plugin.link,
     })),
     ...answer.tags.map((tag) => ({
       key: `tag-${tag.id}`,
       label: tag.name,
-      kind: 'tag' as const,
+      kind: 'Tag',
       href: tag.link,
     })),
   ];
@@ -135,7 +137,7 @@ export function SearchBox() {
               }}
             >
               <span>{suggestion.label}</span>
-              <span className="site-search__kind">{suggestion.kind === 'tag' ? 'Tag' : 'Item'}</span>
+              <span className="site-search__kind">{suggestion.kind}</span>
             </li>
           ))}
         </ul>

@@ -1,5 +1,6 @@
 import { Link } from '@marketplace/ui';
 import { useState } from 'react';
+import { useServerRender } from '../lib/server-render';
 import { readSiteLinks, type SiteLinks } from '../lib/site-links';
 import '../styles/site-footer.css';
 
@@ -9,7 +10,8 @@ import '../styles/site-footer.css';
  * External addresses open in a new window, the mailbox in this one (ui's Link, spec §5).
  */
 export function SiteFooterLinks({ links: given }: { links?: SiteLinks }) {
-  const [links] = useState(() => given ?? readSiteLinks());
+  const server = useServerRender();
+  const [links] = useState(() => given ?? server?.links ?? readSiteLinks());
   const items: { key: string; label: string; href: string; text?: string }[] = [
     ...links.social.map((channel, index) => ({
       key: `social-${index}`,

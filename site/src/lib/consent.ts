@@ -6,7 +6,8 @@ import { api } from './api';
  * The visitor's consent as the site knows it: the `mp_consent` cookie the server writes (readable here, so a
  * visitor who has chosen costs no call), shared by the banner and everything that depends on the choice.
  */
-let choice: ConsentChoice | undefined = consentFromCookies(document.cookie);
+let choice: ConsentChoice | undefined =
+  typeof document === 'undefined' ? undefined : consentFromCookies(document.cookie);
 const listeners = new Set<() => void>();
 
 function set(next: ConsentChoice | undefined) {
@@ -23,6 +24,8 @@ export function useConsent(): ConsentChoice | undefined {
       return () => listeners.delete(listener);
     },
     () => choice,
+    // The server renders for a guest who has not chosen; hydration starts from the same.
+    () => undefined,
   );
 }
 
@@ -32,6 +35,20 @@ export async function readConsent(signal?: AbortSignal): Promise<ConsentChoice |
   const known = answer.analytics === null ? undefined : answer.analytics ? 'granted' : 'denied';
   set(known ?? consentFromCookies(document.cookie));
   return known;
+}
+
+/**
+ * A choice made before the page's script ran (the banner's form, which carries no sign-in) is in this
+ * browser's cookie only: it is kept for the signed-in user too when their account holds no choice yet, so
+ * their other browsers do not ask again. A choice the account already holds is left as it is.
+ */
+export async function keepCookieChoiceForUser(
+  cookieChoice: ConsentChoice,
+  signal?: AbortSignal,
+): Promise<void> {
+  const options = signal ? { signal } : {};
+  const answer = await api.consent.get(options);
+  if (answer.storedFor !== 'user') await api.consent.set(cookieChoice === 'granted', options);
 }
 
 /** Records the visitor's choice (for the signed-in user, and in this browser's cookie). */

@@ -11,6 +11,8 @@ const pending = new Map<number, { request: Promise<Plugin>; at: number }>();
  * the page takes the answer once.
  */
 export function prefetchPlugin(segment: string | undefined, now = Date.now()): void {
+  // The server renders the page with the item's answer already in it.
+  if (typeof window === 'undefined') return;
   const id = parseProductPageId(segment ?? '');
   if (id === undefined) return;
   const existing = pending.get(id);

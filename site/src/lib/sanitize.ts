@@ -1,12 +1,23 @@
-import DOMPurify from 'dompurify';
+import DOMPurify, { type WindowLike } from 'dompurify';
 
+/** The browser's DOMPurify, or on the server one over a DOM of its own (sanitizeWithWindow). */
+let purifier = DOMPurify;
 let hooksInstalled = false;
+
+/**
+ * Gives DOMPurify a DOM where there is none (the server renders pages with jsdom's, entry-server.tsx), so
+ * server-rendered HTML is sanitised by the same rules, to the same markup, as the browser's.
+ */
+export function sanitizeWithWindow(window: WindowLike): void {
+  purifier = DOMPurify(window);
+  hooksInstalled = false;
+}
 
 function installHooks() {
   if (hooksInstalled) return;
   hooksInstalled = true;
   // Links in item descriptions lead away from the marketplace: a new window that cannot reach back to us.
-  DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  purifier.addHook('afterSanitizeAttributes', (node) => {
     if (node.tagName === 'A' && node.getAttribute('href')) {
       node.setAttribute('target', '_blank');
       node.setAttribute('rel', 'noopener noreferrer nofollow');
@@ -20,9 +31,9 @@ function installHooks() {
  */
 export function sanitizeHtml(html: string): string {
   // Without a DOM DOMPurify cannot work and would hand the text back unchanged: show it as text instead.
-  if (!DOMPurify.isSupported) return escapeText(html);
+  if (!purifier.isSupported) return escapeText(html);
   installHooks();
-  return DOMPurify.sanitize(html, {
+  return purifier.sanitize(html, {
     USE_PROFILES: { html: true },
     FORBID_TAGS: [
       'style',

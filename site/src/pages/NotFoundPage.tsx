@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { usePageTitle } from '../lib/page-title';
 
 export default function NotFoundPage() {
-  usePageTitle('Page not found');
+  usePageTitle('Page not found', { status: 404 });
   return (
     <div className="site-message">
       <h1>Page not found</h1>

@@ -201,7 +201,7 @@ describe('the tokens page', () => {
   it('says "Internal Error" next to the form, not the body, when creating answers 500', async () => {
     answers['POST /api/users/me/tokens'] = { status: 500, body: { message: SERVER_DETAIL } };
     renderAt('/dashboard/tokens', '/dashboard/tokens', <TokensPage />);
-    fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'laptop' } });
+    fireEvent.input(await screen.findByLabelText('Name'), { target: { value: 'laptop' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create token' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Internal Error');
     expect(document.body.textContent).not.toContain(SERVER_DETAIL);

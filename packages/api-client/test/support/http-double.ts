@@ -69,6 +69,18 @@ export function json(
     .end(JSON.stringify(body));
 }
 
+/**
+ * A handler that notes each request in `seen` as "METHOD url body", for a test to compare with what it expected
+ * the client to send, and answers `answer` as JSON with `status` (a 204 with no body).
+ */
+export function recording(seen: string[], answer: unknown, status = 200): Handler {
+  return (request, response) => {
+    seen.push(`${request.method} ${request.url} ${request.body.toString('utf8')}`);
+    if (status === 204) response.writeHead(204).end();
+    else json(response, status, answer);
+  };
+}
+
 /** Reads a multipart body the way a server does (undici's own parser). */
 export async function readForm(request: RecordedRequest): Promise<FormData> {
   return new Response(new Uint8Array(request.body), {

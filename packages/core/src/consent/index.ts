@@ -10,6 +10,13 @@ export type ConsentChoice = (typeof CONSENT_CHOICES)[number];
 export const CONSENT_COOKIE_MAX_AGE_SECONDS = 180 * 24 * 60 * 60;
 
 /**
+ * Where the banner's form posts a choice (fields `choice`: one of CONSENT_CHOICES, `returnTo`: the page's path
+ * and query), so the banner works before the page's script has run, or without it; the server records the
+ * choice as `PUT /api/consent` does and answers 303 back to that page.
+ */
+export const CONSENT_FORM_PATH = '/consent';
+
+/**
  * The operator's CONSENT_REQUIRED: whose requests need consent before a visitor hash is made.
  * - `none`: only an explicit `denied` stops the hash;
  * - `browsers`: requests from browsers need `granted`; the IDE's own requests (which carry no cookie) are

@@ -100,7 +100,11 @@ export class DecompressedBudget {
 }
 
 export type EntrySink =
-  { kind: 'discard' } | { kind: 'file'; path: string } | { kind: 'memory'; maxBytes: number };
+  | { kind: 'discard' }
+  | { kind: 'file'; path: string }
+  | { kind: 'memory'; maxBytes: number }
+  /** Each checked chunk is handed over as it arrives and then dropped (hashing, sniffing: src/trust/scanning). */
+  | { kind: 'observe'; onChunk: (chunk: Buffer) => void };
 
 /**
  * Streams one entry's data into a sink. On the way every chunk is counted against the size the entry
@@ -163,6 +167,8 @@ export async function streamEntry(
                 return;
               }
               chunks.push(chunk);
+            } else if (sink.kind === 'observe') {
+              sink.onChunk(chunk);
             }
             callback();
           },

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { openDatabase } from '../db/client';
+import { openDatabase, type DatabaseConnection } from '../db/client';
+import { DatabaseInUseError } from '../db/directory-lock';
 import { migrate } from '../db/migrate';
 import { AdminRequestError, runAdminRequest, type AdminRequest, type AdminResult } from './admin-operations';
 import { NoServerRunningError, sendToLocalChannel } from './local-channel';
@@ -63,21 +64,38 @@ class UsageError extends Error {
 }
 
 /**
+ * How long a command waits for a server that holds the embedded database but does not answer on the local
+ * channel yet: it opens the channel only once it listens, a moment after it took the database.
+ */
+const SERVER_STARTING_WAIT_MS = 15_000;
+
+/**
  * Asks the running server over the local channel; when none runs, opens the database itself (migrating it
- * first, as the server would), does the same operation and closes it.
+ * first, as the server would), does the same operation and closes it. A server that is still starting holds
+ * the embedded database before its channel answers: the command waits for the channel then.
  */
 async function execute(context: CommandContext, request: AdminRequest): Promise<AdminResult> {
-  try {
-    return await sendToLocalChannel(context.dataDir, request);
-  } catch (error) {
-    if (!(error instanceof NoServerRunningError)) throw error;
-  }
-  const database = await openDatabase({ databaseUrl: context.databaseUrl, dataDir: context.dataDir });
-  try {
-    await migrate(database);
-    return await runAdminRequest(database.db, request);
-  } finally {
-    await database.close();
+  const deadline = Date.now() + SERVER_STARTING_WAIT_MS;
+  for (;;) {
+    try {
+      return await sendToLocalChannel(context.dataDir, request);
+    } catch (error) {
+      if (!(error instanceof NoServerRunningError)) throw error;
+    }
+    let database: DatabaseConnection;
+    try {
+      database = await openDatabase({ databaseUrl: context.databaseUrl, dataDir: context.dataDir });
+    } catch (error) {
+      if (!(error instanceof DatabaseInUseError) || Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
+    }
+    try {
+      await migrate(database);
+      return await runAdminRequest(database.db, request);
+    } finally {
+      await database.close();
+    }
   }
 }
 

@@ -1,11 +1,18 @@
 import type { CliIo, Command } from './command';
 import { UsageError } from './command';
 import { migrateCommand } from './commands/migrate';
+import { mirrorCommand } from './commands/mirror';
 import { seedCommand } from './commands/seed';
 import { tokensCommand, usersCommand } from '../auth/cli';
 
 /** Every command of `mp`; a new command is one file in commands/ and one entry here. */
-export const COMMANDS: readonly Command[] = [seedCommand, migrateCommand, usersCommand, tokensCommand];
+export const COMMANDS: readonly Command[] = [
+  seedCommand,
+  migrateCommand,
+  usersCommand,
+  tokensCommand,
+  mirrorCommand,
+];
 
 export function generalUsage(commands: readonly Command[] = COMMANDS): string {
   const width = Math.max(...commands.map((command) => command.name.length), 4);

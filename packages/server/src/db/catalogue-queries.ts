@@ -2,6 +2,7 @@ import { parseBuildNumber, parseUntilBuild } from '@marketplace/core';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from './client';
 import { downloadCounts, pluginLatestVersions, plugins, pluginVersions } from './schema';
+import { OFFERED_SCAN_STATES } from '../search/sql';
 
 export class InvalidBuildNumberError extends Error {
   override name = 'InvalidBuildNumberError';
@@ -46,7 +47,7 @@ export interface LatestVersionsQuery {
 }
 
 /**
- * The newest approved, visible version of each plugin in one channel, optionally only among the versions
+ * The newest approved, visible version (not held by its scan) of each plugin in one channel, optionally only among the versions
  * compatible with an IDE build: what the IDE feeds and compatible-update searches answer.
  */
 export async function selectLatestVersions(db: Queryable, query: LatestVersionsQuery = {}) {
@@ -54,6 +55,8 @@ export async function selectLatestVersions(db: Queryable, query: LatestVersionsQ
     eq(pluginVersions.channel, query.channel ?? ''),
     eq(pluginVersions.approvalState, 'approved'),
     eq(pluginVersions.hidden, false),
+    // Held back by its scan (pending, quarantined, rejected): not offered (src/trust/scanning).
+    inArray(pluginVersions.scanState, [...OFFERED_SCAN_STATES]),
   ];
   if (query.buildComponents) {
     const build = buildComponentsSql(query.buildComponents);

@@ -7,6 +7,7 @@ import { mediaRoutes } from './media-routes';
 import moderationRoutes from './moderation-routes';
 import { publishingOptionsFromEnv, type PublishingOptions } from './options';
 import { sweepOrphanedFiles, type SweepResult } from './sweep';
+import { signingOptionsFromEnv } from '../trust';
 import type { UploadEnvironment } from './upload-service';
 import { uploadRoutes } from './upload-routes';
 
@@ -42,10 +43,13 @@ export default async function publishing(
     }
   });
 
+  // Read (and the key files checked) once, at start: a wrong signing setting stops the start.
+  const signing = signingOptionsFromEnv();
   const environment = (request: { log: UploadEnvironment['log'] }): UploadEnvironment => ({
     db: app.db,
     fileStore: app.fileStore,
     options,
+    signing,
     publicUrl: app.config.publicUrl,
     tempDir,
     log: request.log,

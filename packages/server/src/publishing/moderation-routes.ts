@@ -21,6 +21,7 @@ import { adminNotes, pluginAuditLog, pluginReports, plugins, pluginVersions } fr
 import { ApiError } from '../plugins/app/errors';
 import { setOffsetLinks } from '../routes/pagination';
 import { pluginVisibleTo, selectRows, viewerOf } from '../search/sql';
+import { scannerFor } from '../trust/scanning/service';
 import { loadApprovalQueue } from './approval-queue';
 import { recordAudit } from './audit';
 import {
@@ -129,6 +130,9 @@ const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   ): Promise<PluginStateBody> {
     const viewer = request.viewer;
     const actor = viewer.kind === 'user' && viewer.isAdmin ? 'admin' : 'developer';
+    // An approval finds each version it approves scanned (src/trust/scanning): passed ones are offered at
+    // once, quarantined ones stay held until an administrator releases them.
+    if (action === 'approve') await scannerFor(app).settlePlugin(pluginId);
     return app.db.transaction(async (tx) => {
       const state = await loadPluginState(tx, pluginId, { forUpdate: true });
       if (!state) throw new ApiError('notFound', `Plugin ${pluginId} does not exist.`);

@@ -2,6 +2,7 @@ import type { UploadedPluginBody, UploadedVersionBody } from '@marketplace/api-c
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { outageOf } from '../outage';
 import { ApiError } from '../plugins/app/errors';
+import { attachScanner } from '../trust/scanning/service';
 import { readUploadForm, UploadRefusal, type FormFields, type UploadForm } from './upload-form';
 import {
   authorizeVersionUpload,
@@ -52,6 +53,9 @@ export async function uploadRoutes(
   app: FastifyInstance,
   environment: (request: FastifyRequest) => UploadEnvironment,
 ): Promise<void> {
+  // Every accepted version waits for its scan (src/trust/scanning) before visitors are offered it: the
+  // scanner is nudged as soon as the upload has committed, so that the scan normally ends within moments.
+  const scanner = attachScanner(app);
   async function handle(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -79,6 +83,7 @@ export async function uploadRoutes(
         ...(beforeFile ? { beforeFile: (fields: FormFields) => beforeFile(env, fields, uploader) } : {}),
       });
       outcome = { status: 200, body: await run(env, form, uploader) };
+      scanner.nudge();
     } catch (error) {
       const outage = error instanceof UploadRefusal ? undefined : outageOf(error);
       if (outage) {

@@ -17,7 +17,20 @@ import { pluginTags, plugins, pluginVersions, tags, vendors } from '../db/schema
 import { loadPlugin } from '../routes/api/plugin-queries';
 import { selectRows } from '../search/sql';
 import type { FileStore } from '../storage';
-import { checkNewItem, flagForReview } from '../trust';
+import {
+  checkAndCountersign,
+  checkNewItem,
+  trustedVendorIdsOf,
+  vendorProtection,
+  flagForReview,
+  recordVersionSignature,
+  vendorNamedForUpload,
+  vendorOfPlugin,
+  type SignedUpload,
+  type SigningOptions,
+  type UploadVendor,
+} from '../trust';
+import { enqueueScan } from '../trust/scanning/queue';
 import { enqueueVerification } from '../verification/queue';
 import { recordAudit } from './audit';
 import { claimStoredFile, releaseClaim } from './file-claims';
@@ -30,6 +43,8 @@ export interface UploadEnvironment {
   db: Database;
   fileStore: FileStore;
   options: PublishingOptions;
+  /** The marketplace's countersigning key (or none: generated and kept in the database) and trusted roots. */
+  signing: SigningOptions;
   publicUrl: string;
   /** Scratch space for the inspection (jars unpacked from zips), on the data disk. */
   tempDir: string;
@@ -87,6 +102,28 @@ async function inspect(
     throw new UploadRefusal(400, inspection.result);
   }
   return inspection;
+}
+
+/**
+ * The archive's signatures (src/trust): a damaged block, a signature that does not verify, or an archive the
+ * vendor's requirement refuses is refused here, before anything is stored; an accepted one is countersigned
+ * with the marketplace's key in its temporary file, and is stored and served under its new hash and size.
+ */
+async function countersign(
+  env: UploadEnvironment,
+  file: UploadedFile,
+  vendor: UploadVendor | null,
+  warnings: string[],
+): Promise<{ file: UploadedFile; signature: SignedUpload }> {
+  const verdict = await checkAndCountersign(file, vendor, {
+    db: env.db,
+    options: env.signing,
+    publicUrl: env.publicUrl,
+  });
+  if ('refusal' in verdict) throw new UploadRefusal(400, verdict.refusal);
+  const signature = verdict.accepted;
+  warnings.push(...signature.warnings);
+  return { file: { ...file, sha256: signature.sha256, size: signature.size }, signature };
 }
 
 /**
@@ -169,6 +206,8 @@ async function insertVersion(
     .returning();
   if (!row) throw new Error('The version row was not written.');
   await enqueueVerification(tx, row.id); // verified later by the verification worker, never in the upload
+  // Held back from visitors until its scan passes (src/trust/scanning); the upload route nudges the scanner.
+  await enqueueScan(tx, row.id);
   return row;
 }
 
@@ -282,11 +321,12 @@ export async function uploadVersion(
   requireProductDescriptor(state.pricingModel, inspection.descriptor, inspection.warnings);
   const notes = notesOf(form, inspection.descriptor);
   const hidden = hiddenFlagOf(form);
-  const row = await storeAndCommit(env, file, async (tx) => {
+  const signed = await countersign(env, file, await vendorOfPlugin(env.db, state.id), inspection.warnings);
+  const row = await storeAndCommit(env, signed.file, async (tx) => {
     const version = await insertVersion(tx, {
       pluginId: state.id,
       descriptor: inspection.descriptor,
-      file,
+      file: signed.file,
       channel,
       notes,
       hidden,
@@ -301,10 +341,11 @@ export async function uploadVersion(
         versionId: version.id,
         version: version.version,
         channel,
-        fileHash: file.sha256,
+        fileHash: signed.file.sha256,
         warnings: inspection.warnings,
       },
     });
+    await recordVersionSignature(tx, version.id, signed.signature.record);
     return version;
   });
   env.log.info({ pluginId: state.id, versionId: row.id, version: row.version }, 'plugin version uploaded');
@@ -416,7 +457,13 @@ export async function uploadNewPlugin(
   const vendorName = form.fields.get('vendor')?.trim() || descriptor.vendor.name;
   const notes = notesOf(form, descriptor);
   const hidden = hiddenFlagOf(form);
-  const result = await storeAndCommit(env, file, async (tx) => {
+  const signed = await countersign(
+    env,
+    file,
+    await vendorNamedForUpload(env.db, vendorName),
+    inspection.warnings,
+  );
+  const result = await storeAndCommit(env, signed.file, async (tx) => {
     const vendorId = await vendorFor(tx, vendorName, descriptor, uploader.userId);
     const [plugin] = await tx
       .insert(plugins)
@@ -443,7 +490,7 @@ export async function uploadNewPlugin(
     const version = await insertVersion(tx, {
       pluginId: plugin.id,
       descriptor,
-      file,
+      file: signed.file,
       channel,
       notes,
       hidden: false,
@@ -451,6 +498,7 @@ export async function uploadNewPlugin(
       kind: inspection.kind,
     });
     await flagForReview(tx, trust, { pluginId: plugin.id, versionId: version.id, version: version.version });
+    await recordVersionSignature(tx, version.id, signed.signature.record);
     await recordAudit(tx, {
       pluginId: plugin.id,
       actorId: uploader.userId,
@@ -535,8 +583,9 @@ async function uploadedPlugin(
 }
 
 /**
- * The vendor a new plugin is published under: an existing one by name, unless it is verified and the
- * uploader publishes nothing under it yet (a verified name cannot be borrowed), or a new unverified one.
+ * The vendor a new plugin is published under: an existing one by name, unless that vendor is protected
+ * (verified, owning a namespace, or signing its plugins) and the uploader is not one of its people (a name in
+ * plugin.xml must not make anybody one), or a new unverified one.
  */
 async function vendorFor(
   tx: Transaction,
@@ -546,17 +595,12 @@ async function vendorFor(
 ): Promise<number> {
   const [existing] = await tx.select().from(vendors).where(eq(vendors.name, name));
   if (existing) {
-    if (existing.verified) {
-      const [own] = await selectRows<{ id: number }>(
-        tx,
-        sql`SELECT id FROM plugins WHERE vendor_id = ${existing.id} AND owner_id = ${uploaderId} LIMIT 1`,
+    const protection = await vendorProtection(tx, existing.id);
+    if (protection !== undefined && !(await trustedVendorIdsOf(tx, uploaderId)).includes(existing.id)) {
+      throw new UploadRefusal(
+        400,
+        `The vendor "${name}" ${protection}, and only its people (owners and developers of its approved plugins) can publish new plugins under its name: ask its team to add you as a developer, or name your own vendor in plugin.xml.`,
       );
-      if (!own) {
-        throw new UploadRefusal(
-          400,
-          `The vendor "${name}" is verified and you publish nothing under it yet: ask its team to add you, or name your own vendor in plugin.xml.`,
-        );
-      }
     }
     return existing.id;
   }

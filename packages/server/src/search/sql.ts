@@ -64,9 +64,16 @@ export function pluginLifecycleColumns(viewer: Viewer | undefined): SQL {
     END AS lifecycle`;
 }
 
+/**
+ * The scan states of a version that may be offered to visitors (src/trust/scanning): passed, released by an
+ * administrator, or written before scanning existed. Pending, quarantined and rejected ones are held back.
+ */
+export const OFFERED_SCAN_STATES = ['unscanned', 'passed', 'released'] as const;
+
 /** The condition "the version aliased `pv` can be seen and downloaded by this viewer". */
 export function versionVisibleTo(viewer: Viewer | undefined): SQL {
-  const published = sql`(pv.approval_state = 'approved' AND NOT pv.hidden)`;
+  const published = sql`(pv.approval_state = 'approved' AND NOT pv.hidden
+    AND pv.scan_state IN ('unscanned', 'passed', 'released'))`;
   if (!viewer) return published;
   if (viewer.isAdmin) return sql`true`;
   return sql`(${published} OR p.owner_id = ${viewer.userId} OR EXISTS (

@@ -1,4 +1,4 @@
-import type { ProductFamily } from '@marketplace/core';
+import { THEME_TAG_ID, type ProductFamily } from '@marketplace/core';
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
 import { normalizeSearchText } from './search-text';
@@ -12,16 +12,24 @@ export async function suggest(
   max: number,
   viewer: Viewer | undefined,
 ): Promise<{
-  plugins: { id: number; name: string; xml_id: string }[];
+  plugins: { id: number; name: string; xml_id: string; family: ProductFamily; is_theme: boolean }[];
   tags: { id: number; name: string }[];
 }> {
   const text = normalizeSearchText(term);
   if (!text) return { plugins: [], tags: [] };
   const familyCondition = family ? sql`AND p.family = ${family}` : sql``;
   const likePattern = `${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-  const plugins = await selectRows<{ id: number; name: string; xml_id: string }>(
+  const plugins = await selectRows<{
+    id: number;
+    name: string;
+    xml_id: string;
+    family: ProductFamily;
+    is_theme: boolean;
+  }>(
     db,
-    sql`SELECT p.id, p.name, p.xml_id FROM plugins p
+    sql`SELECT p.id, p.name, p.xml_id, p.family,
+        EXISTS (SELECT 1 FROM plugin_tags pt WHERE pt.plugin_id = p.id AND pt.tag_id = ${THEME_TAG_ID}) AS is_theme
+      FROM plugins p
       WHERE ${pluginVisibleTo(viewer)} ${familyCondition}
         AND (p.name ILIKE ${likePattern} OR ${text} <% p.name)
       ORDER BY (p.name ILIKE ${likePattern}) DESC, word_similarity(${text}, p.name) DESC, p.downloads DESC, p.id

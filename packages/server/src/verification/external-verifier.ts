@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -12,6 +11,7 @@ import {
   productFullName,
   type VerificationTarget,
 } from '@marketplace/core';
+import { runWithLimit } from '../process/run-with-limit';
 import type { Checker, Finding } from './checkers';
 
 /** How the operator's IntelliJ Plugin Verifier is run: `java -jar <jar> check-plugin <options> <archive> <ide>...`. */
@@ -37,13 +37,6 @@ export function externalVerifierVersion(jar: string): string | null {
 export interface ExternalReport {
   findings: Finding[];
   targets: VerificationTarget[];
-}
-
-interface RunOutcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
 }
 
 /**
@@ -87,10 +80,10 @@ export async function runExternalVerifier(
   // A folder of its own: the verifier deletes a reports folder that is not empty before it starts.
   const reportsDirectory = join(workDirectory, 'reports');
   try {
-    const outcome = await run(
+    const outcome = await runWithLimit(
       options.javaCommand,
       externalVerifierArguments(options, archivePath, reportsDirectory),
-      options.timeoutMs,
+      { timeoutMs: options.timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES },
     );
     if (outcome.timedOut) {
       return failed(
@@ -127,49 +120,6 @@ function failed(message: string): ExternalReport {
     ],
     targets: [],
   };
-}
-
-function run(command: string, args: string[], timeoutMs: number): Promise<RunOutcome> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    let kept = 0;
-    let timedOut = false;
-    const keep = (into: Buffer[]) => (chunk: Buffer) => {
-      kept += chunk.length;
-      if (kept <= MAX_OUTPUT_BYTES) into.push(chunk);
-    };
-    child.stdout.on('data', keep(stdout));
-    child.stderr.on('data', keep(stderr));
-    const killGroup = () => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, timeoutMs);
-    let spawnFailed = false;
-    const finish = (code: number | null) => {
-      clearTimeout(timer);
-      resolve({
-        code: spawnFailed ? null : code,
-        stdout: Buffer.concat(stdout).toString('utf8'),
-        stderr: Buffer.concat(stderr).toString('utf8'),
-        timedOut,
-      });
-    };
-    child.on('error', (error) => {
-      spawnFailed = true;
-      stderr.push(Buffer.from(error.message));
-      finish(null);
-    });
-    child.on('close', finish);
-  });
 }
 
 /*

@@ -8,6 +8,7 @@ import { readPluginDescriptor } from '../archive/descriptor';
 import type { ArchiveLimits } from '../archive/limits';
 import { ArchiveRejection } from '../archive/zip-stream';
 import type { Database } from '../db/client';
+import { LeaseLost, PermanentFailure, workLeaseQueue, type ClaimedJob } from '../db/lease-queue';
 import { flagVersionForModeration } from '../publishing/moderation-flags';
 import type { FileStore } from '../storage';
 import { readArchiveContents, type ArchiveContents } from './archive-contents';
@@ -21,7 +22,7 @@ import {
 } from './checkers';
 import { externalVerifierChecker, externalVerifierVersion } from './external-verifier';
 import type { VerificationOptions } from './options';
-import { claimJob, completeJob, failAbandonedJobs, failJob, renewLease, type ClaimedJob } from './queue';
+import { verificationQueue } from './queue';
 import {
   BUILT_IN_VERIFIER_VERSION,
   dependencyLookup,
@@ -109,15 +110,6 @@ export async function checkArchive(input: {
   return { targets, findings };
 }
 
-/** A failure that retrying cannot mend (the version or its file is gone). */
-class PermanentFailure extends Error {
-  override name = 'PermanentFailure';
-}
-
-class LeaseLost extends Error {
-  override name = 'LeaseLost';
-}
-
 /**
  * Works the queue: claims jobs one at a time and verifies them until none is due (or `maxJobs` ran).
  * Returns how many jobs it took. The in-process loop calls it on an interval; tests call it directly.
@@ -127,45 +119,24 @@ export async function runVerificationWorker(
   options: { worker?: string; maxJobs?: number } = {},
 ): Promise<number> {
   const worker = options.worker ?? `worker-${randomBytes(6).toString('hex')}`;
-  const maxJobs = options.maxJobs ?? Number.POSITIVE_INFINITY;
-  let taken = 0;
-  await failAbandonedJobs(env.db);
-  while (taken < maxJobs) {
-    const job = await claimJob(env.db, worker, env.options.leaseMs);
-    if (!job) break;
-    taken += 1;
-    await processJob(env, job, worker);
-  }
-  return taken;
-}
-
-async function processJob(env: VerificationEnvironment, job: ClaimedJob, worker: string): Promise<void> {
-  let lost = false;
-  const heartbeat = setInterval(
-    () => {
-      renewLease(env.db, job.id, worker, env.options.leaseMs)
-        .then((held) => {
-          if (!held) lost = true;
-        })
-        .catch(() => undefined);
+  return workLeaseQueue(
+    verificationQueue,
+    env.db,
+    {
+      worker,
+      leaseMs: env.options.leaseMs,
+      ...(options.maxJobs !== undefined ? { maxJobs: options.maxJobs } : {}),
     },
-    Math.max(1000, Math.floor(env.options.leaseMs / 3)),
+    {
+      run: (job, leaseLost) => verify(env, job, worker, leaseLost),
+      done: (job, outcome) =>
+        env.log.info({ jobId: job.id, versionId: job.versionId, ...outcome }, 'version verified'),
+      lost: (job) =>
+        env.log.warn({ jobId: job.id }, 'verification lease lost; another worker took the job over'),
+      failed: (job, error) =>
+        env.log.error({ err: error, jobId: job.id, attempt: job.attempts }, 'verification failed'),
+    },
   );
-  heartbeat.unref();
-  try {
-    const outcome = await verify(env, job, worker, () => lost);
-    env.log.info({ jobId: job.id, versionId: job.versionId, ...outcome }, 'version verified');
-  } catch (error) {
-    if (error instanceof LeaseLost) {
-      env.log.warn({ jobId: job.id }, 'verification lease lost; another worker took the job over');
-      return;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    env.log.error({ err: error, jobId: job.id, attempt: job.attempts }, 'verification failed');
-    await failJob(env.db, job.id, worker, { message, permanent: error instanceof PermanentFailure });
-  } finally {
-    clearInterval(heartbeat);
-  }
 }
 
 async function verify(
@@ -196,7 +167,7 @@ async function verify(
     });
     if (leaseLost()) throw new LeaseLost();
     return await env.db.transaction(async (tx) => {
-      if (!(await completeJob(tx, job.id, worker))) throw new LeaseLost();
+      if (!(await verificationQueue.complete(tx, job.id, worker))) throw new LeaseLost();
       const verificationId = await saveVerification(tx, {
         jobId: job.id,
         version,

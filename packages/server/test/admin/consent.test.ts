@@ -101,6 +101,85 @@ describe.each(DATABASE_KINDS)('/api/consent on %s (CONSENT_REQUIRED=browsers)', 
     expect((await json<Consent>(user, { method: 'GET', url: '/api/consent' })).body.analytics).toBe(true);
   });
 
+  it('the banner’s form records the choice as the API does and goes back to the page; forged or odd posts are refused', async () => {
+    const ORIGIN = 'https://plugins.example.com';
+    const post = (
+      fields: Record<string, string>,
+      headers: Record<string, string> = { 'sec-fetch-site': 'same-origin', origin: ORIGIN },
+      userId?: number,
+    ) =>
+      call(userId, {
+        method: 'POST',
+        url: '/consent',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        payload: new URLSearchParams(fields).toString(),
+      });
+
+    const accepted = await post({ choice: 'granted', returnTo: '/search?search=git&kind=themes' });
+    expect(accepted.statusCode, accepted.body).toBe(303);
+    expect(accepted.headers.location).toBe('/search?search=git&kind=themes');
+    expect(accepted.headers['set-cookie']).toMatch(
+      /^mp_consent=granted; Path=\/; Max-Age=15552000; SameSite=Lax; Secure$/,
+    );
+    // An older browser says where it comes from in Origin only.
+    const declined = await post({ choice: 'denied', returnTo: '/' }, { origin: ORIGIN });
+    expect(declined.statusCode, declined.body).toBe(303);
+    expect(declined.headers.location).toBe('/');
+    expect(declined.headers['set-cookie']).toMatch(/^mp_consent=denied;/);
+
+    // The same record as PUT: for a signed-in user, kept for the user too.
+    const formUser = await t.addUser('consent-form-user');
+    expect((await post({ choice: 'denied', returnTo: '/plugin/1' }, undefined, formUser)).statusCode).toBe(
+      303,
+    );
+    const [row] = await selectRows<{ analytics: boolean }>(
+      t.db,
+      sql`SELECT analytics FROM user_consents WHERE user_id = ${formUser}`,
+    );
+    expect(row?.analytics).toBe(false);
+
+    const refused = async (
+      fields: Record<string, string>,
+      status: number,
+      message: string,
+      headers?: Record<string, string>,
+    ) => {
+      const response = await post(fields, headers);
+      expect(response.statusCode, `${JSON.stringify(fields)} ${JSON.stringify(headers)}`).toBe(status);
+      expect(response.json()).toEqual({ type: 'error', message });
+      expect(response.headers['set-cookie']).toBeUndefined();
+      expect(response.headers.location).toBeUndefined();
+    };
+    const NOT_A_PATH = 'The page to return to must be a path on this site, such as "/search?search=git".';
+    // Anything a browser would take to another site, or that is no path at all.
+    for (const returnTo of [
+      'https://evil.example/',
+      '//evil.example/',
+      '/\\evil.example/',
+      '/.//evil.example/',
+      '/a/..//evil.example/',
+      'javascript:alert(1)',
+      'search',
+      '/search\r\nx-injected: 1',
+      '',
+    ]) {
+      await refused({ choice: 'granted', returnTo }, 400, NOT_A_PATH);
+    }
+    await refused({ choice: 'granted' }, 400, NOT_A_PATH);
+    const BAD_CHOICE = 'The cookie choice must be "granted" (accept) or "denied" (decline).';
+    await refused({ choice: 'maybe', returnTo: '/' }, 400, BAD_CHOICE);
+    await refused({ returnTo: '/' }, 400, BAD_CHOICE);
+    // Another site's page posting the form for its visitor: no choice is made for them.
+    const FORGED = 'The cookie choice can only be made on this marketplace’s own pages.';
+    await refused({ choice: 'granted', returnTo: '/' }, 403, FORGED, {
+      'sec-fetch-site': 'cross-site',
+      origin: 'https://evil.example',
+    });
+    await refused({ choice: 'granted', returnTo: '/' }, 403, FORGED, { 'sec-fetch-site': 'same-site' });
+    await refused({ choice: 'granted', returnTo: '/' }, 403, FORGED, { origin: 'https://evil.example' });
+    await refused({ choice: 'granted', returnTo: '/' }, 403, FORGED, { origin: 'null' });
+  });
+
   it('downloads always count; a browser’s is told apart only with consent, the IDE’s as the setting says', async () => {
     await t.db.execute(sql`DELETE FROM insight_events`);
     const download = (headers: Record<string, string>, query = '') =>

@@ -11,9 +11,11 @@ const JOB_IDS = [
   'insight-rollup',
   'price-changes',
   'verification-queue',
+  'trust-scan',
   'orphan-sweep',
   'token-cleanup',
   'search-reindex',
+  'trust-mirror',
 ];
 
 describe.each(DATABASE_KINDS)('the scheduler routes on %s', (kind) => {

@@ -42,6 +42,11 @@ describe('users and moderation of the admin area', () => {
     return response.json<{ id: number }>().id;
   }
 
+  async function pluginIdOf(xmlId: string): Promise<number> {
+    const result = await testApp.db.execute(sql`SELECT id FROM plugins WHERE xml_id = ${xmlId}`);
+    return (result.rows[0] as { id: number }).id;
+  }
+
   async function auditOf(query: string): Promise<AuditEntryBody[]> {
     const response = await call(adminId, { url: `/api/admin/audit?${query}` });
     expect(response.statusCode).toBe(200);
@@ -212,6 +217,71 @@ describe('users and moderation of the admin area', () => {
         payload: { pluginId, rating: 2, comment: 'Crashes on start' },
       });
       expect(review.statusCode).toBeLessThan(300);
+    });
+
+    it('stops a banned developer’s existing API tokens and sign-ins from changing anything, until unbanned', async () => {
+      const developer = await addUser(testApp.db, 'gradle-dev');
+      await insertPlugin(testApp.db, { xmlId: 'com.example.gradle', ownerId: developer.id });
+      const uploadToken = await permanentToken(testApp.db, developer.id, ['upload']);
+      const manageToken = await permanentToken(testApp.db, developer.id, ['manage']);
+      const uploadWith = async (url: string, token: string, version: string) => {
+        const { body, headers } = multipartBody(
+          { xmlId: 'com.example.gradle' },
+          { name: 'gradle.jar', content: await pluginJar({ id: 'com.example.gradle', version }) },
+        );
+        return testApp.app.inject({
+          method: 'POST',
+          url,
+          headers: { ...headers, authorization: `Bearer ${token}` },
+          body,
+        });
+      };
+      // The tokens work before the ban.
+      expect((await uploadWith('/api/updates/upload', uploadToken, '1.0.0')).statusCode).toBe(200);
+
+      const banned = await call(adminId, {
+        method: 'POST',
+        url: `/api/users/${developer.id}/ban`,
+        payload: { reason: 'Published malware' },
+      });
+      expect(banned.statusCode, banned.body).toBe(200);
+
+      // Gradle's and the IDE tooling's upload routes, with the token made before the ban.
+      for (const url of ['/api/updates/upload', '/plugin/uploadPlugin']) {
+        const refused = await uploadWith(url, uploadToken, '1.1.0');
+        expect(refused.statusCode, url).toBe(403);
+        expect(refused.json<{ message: string }>().message).toBe(BANNED_MESSAGE);
+      }
+      // A management token and a sign-in change nothing either, a new token included.
+      const viaManage = await testApp.app.inject({
+        method: 'POST',
+        url: `/api/plugins/${await pluginIdOf('com.example.gradle')}/publish`,
+        headers: { authorization: `Bearer ${manageToken}` },
+        payload: {},
+      });
+      expect(viaManage.statusCode).toBe(403);
+      expect(viaManage.json<{ message: string }>().message).toBe(BANNED_MESSAGE);
+      const newToken = await call(developer.id, {
+        method: 'POST',
+        url: '/api/users/me/tokens',
+        payload: { name: 'another', scopes: ['upload'] },
+      });
+      expect(newToken.statusCode).toBe(403);
+      expect(newToken.json<{ message: string }>().message).toBe(BANNED_MESSAGE);
+      const versions = await testApp.db.execute(
+        sql`SELECT pv.version FROM plugin_versions pv JOIN plugins p ON p.id = pv.plugin_id
+          WHERE p.xml_id = 'com.example.gradle'`,
+      );
+      expect(versions.rows.map((row) => (row as { version: string }).version)).toEqual(['1.0.0']);
+
+      // The ban is a flag read at every request: lifted, the same token uploads again.
+      const unbanned = await call(adminId, {
+        method: 'POST',
+        url: `/api/users/${developer.id}/unban`,
+        payload: { reason: 'Cleared' },
+      });
+      expect(unbanned.statusCode, unbanned.body).toBe(200);
+      expect((await uploadWith('/plugin/uploadPlugin', uploadToken, '1.1.0')).statusCode).toBe(200);
     });
 
     it('grants and revokes the administrator role, never one’s own', async () => {

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiTestContext, INVISIBLE_PLUGINS, PLUGINS, type ApiTestContext } from './catalogue-fixture';
+import { eq } from 'drizzle-orm';
+import * as schema from '../../src/db/schema';
+import {
+  createApiTestContext,
+  INVISIBLE_PLUGINS,
+  PLUGINS,
+  USERS,
+  type ApiTestContext,
+} from './catalogue-fixture';
 
 let context: ApiTestContext;
 beforeAll(async () => {
@@ -164,11 +172,47 @@ describe('GET /api/searchSuggest', () => {
   it('suggests names that start like the term, then similar ones, and matching tags', async () => {
     const { body } = await get('/api/searchSuggest?term=Kot');
     expect(body.plugins).toEqual([
-      { id: 2, name: 'Kotlin Fest', xmlId: 'org.kotlinfest', link: '/plugin/2-kotlin-fest' },
+      {
+        id: 2,
+        name: 'Kotlin Fest',
+        xmlId: 'org.kotlinfest',
+        link: '/plugin/2-kotlin-fest',
+        family: 'intellij',
+        isTheme: false,
+      },
     ]);
+    const [theme] = (await get('/api/searchSuggest?term=Darcula')).body.plugins;
+    expect(theme, 'a theme is said to be one').toMatchObject({ id: PLUGINS.darculaTheme, isTheme: true });
     expect((await get('/api/searchSuggest?term=cod')).body.tags).toEqual([
       { id: 1, name: 'Code tools', link: '/search?tags=Code%20tools' },
     ]);
+  });
+
+  it("says each suggested item's family, so the search box can call a course a course", async () => {
+    const [course] = await context.db
+      .insert(schema.plugins)
+      .values({
+        name: 'Kotlin Koans',
+        xmlId: 'edu.kotlin.koans',
+        family: 'edu',
+        ownerId: USERS.alice.id,
+        lifecycleState: 'published',
+        approved: true,
+      })
+      .returning({ id: schema.plugins.id });
+    try {
+      const { headers, body } = await get('/api/searchSuggest?term=Kotlin');
+      expect(
+        body.plugins.map((plugin: { name: string; family: string }) => [plugin.name, plugin.family]),
+      ).toEqual([
+        ['Kotlin Fest', 'intellij'],
+        ['Kotlin Koans', 'edu'],
+      ]);
+      // The answer is the same for every visitor, so it stays publicly cacheable.
+      expect(headers['cache-control']).toMatch(/public/);
+    } finally {
+      await context.db.delete(schema.plugins).where(eq(schema.plugins.id, course!.id));
+    }
   });
 
   it('never suggests items visitors cannot see', async () => {

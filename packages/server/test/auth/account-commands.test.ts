@@ -13,6 +13,7 @@ import {
 import { startLocalChannel, type LocalChannel } from '../../src/auth/local-channel';
 import { authenticateWithPassword, findUserByLogin } from '../../src/auth/users';
 import { openDatabase } from '../../src/db/client';
+import { migrate } from '../../src/db/migrate';
 import { createTestDatabase, type TestDatabase } from '../db/test-database';
 
 let dataDir: string;
@@ -127,6 +128,26 @@ describe('mp users / mp tokens while the server runs (local channel)', () => {
     expect(await runUsersCommand(['add', '--login', 'frank', '--password-stdin'], context)).toBe(0);
     expect(await authenticateWithPassword(server.database.db, 'frank', 'from-stdin-password')).toBeDefined();
   });
+});
+
+describe('mp users / mp tokens while the server starts', () => {
+  it('wait for the channel of a server that holds the embedded database but does not listen yet', async () => {
+    // The starting server has taken the database; it opens its channel once it listens, a moment later.
+    const database = await openDatabase({ dataDir });
+    let channel: LocalChannel | undefined;
+    try {
+      await migrate(database);
+      const command = runUsersCommand(['add', '--login', 'heidi', '--password', 'heidi-password'], context);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+      channel = await startLocalChannel({ dataDir, db: database.db, log: silent });
+      expect(await command, notes.join('\n')).toBe(0);
+      expect(await authenticateWithPassword(database.db, 'heidi', 'heidi-password')).toBeDefined();
+    } finally {
+      await channel?.close();
+      await database.close();
+    }
+  }, 120_000);
 });
 
 describe('mp users / mp tokens with no server running', () => {

@@ -162,6 +162,8 @@ const PATH_PARAMETERS: Record<string, (resources: Resources) => string> = {
   tokens: (resources) => String(resources.tokenId),
   plugin: (resources) => String(resources.pluginId),
   vendor: (resources) => String(resources.vendorId),
+  // /api/admin/trust/signature-requirements/{vendorId}/lift: nothing required of it (404 once let in).
+  vendorId: (resources) => String(resources.vendorId),
   offerId: (resources) => String(resources.offerId),
   couponId: (resources) => String(resources.couponId),
   applicationId: (resources) => String(resources.applicationId),
@@ -173,10 +175,16 @@ const PATH_PARAMETERS: Record<string, (resources: Resources) => string> = {
   imageId: (resources) => String(resources.customPageImageId),
   verifications: (resources) => String(resources.verificationId),
   update: (resources) => String(resources.versionId),
+  // /api/trust/scans/{versionId} and /api/admin/trust/scans/{versionId}/{action}: the owner's fresh version;
+  // releasing it answers 409 once the rule lets the persona in (it is not quarantined).
+  versionId: (resources) => String(resources.versionId),
+  action: () => 'release',
   reports: (resources) => String(resources.reportId),
   namespaces: (resources) => String(resources.namespaceClaimId),
   // /api/admin/trust/namespaces/{id}/{decision}: approving the fresh claim.
   decision: () => 'approve',
+  // /api/admin/trust/mirrors/{id}: an upstream that does not exist (404 once the rule lets the persona in).
+  mirrors: () => '2147483647',
   // /api/users/{id}/{x}: a ban without its reason, answered 400 when the rule lets the persona in.
   x: () => 'ban',
   application: (resources) => String(resources.pluginId),

@@ -497,17 +497,19 @@ describe('two server nodes behind a load balancer', () => {
         expect((await cluster.balancerView())[b.name]!.total).toBeGreaterThan(result.servedBefore);
       }
 
-      // The version exists once, with the archive's hash, and downloads byte-identical.
+      // The version exists once, stored as the archive sent plus the marketplace's countersignature.
       const versions = await cluster.query<{ id: number; file_hash: string }>(
         'SELECT id, file_hash FROM plugin_versions WHERE plugin_id = $1 AND version = $2',
         [pluginId, round.version],
       );
       expect(versions, `version ${round.version} exists once`).toHaveLength(1);
       expect(versions[0]!.id).toBe(result.answer.versionId);
-      expect(versions[0]!.file_hash).toBe(sha256(result.archive));
       const downloaded = await downloadVersion(cluster.url, adminToken, versions[0]!.id);
       expect(downloaded.status).toBe(200);
-      expect(downloaded.sha256, 'the download is the archive sent').toBe(sha256(result.archive));
+      expect(downloaded.sha256, 'the download is the stored file').toBe(versions[0]!.file_hash);
+      expect(downloaded.contentSha256, 'the download is the archive sent, countersigned').toBe(
+        sha256(result.archive),
+      );
     }
 
     // The bucket holds the files rows refer to and nothing else (no temporary or stray object).

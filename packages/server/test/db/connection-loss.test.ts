@@ -130,6 +130,23 @@ describe('a PostgreSQL connection cut while requests are in flight', () => {
     expect(next.json()).toEqual({ one: 1 });
   });
 
+  it('gives a connection back when its transaction cannot even begin, so the pool never runs dry', async () => {
+    const db = testDatabase.database.db;
+    // A BEGIN that fails, as one on a connection cut a moment before does: here refused for its words. The pool
+    // holds 4 connections; each such BEGIN used to keep its connection forever, and then every query waited.
+    const unbeginnable = { isolationLevel: 'no such level' } as unknown as Parameters<
+      typeof db.transaction
+    >[1];
+    for (let attempt = 0; attempt < 6; attempt++) {
+      await expect(db.transaction(async () => undefined, unbeginnable)).rejects.toThrow();
+    }
+    const read = app.inject({ method: 'GET', url: '/read' });
+    const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 5000));
+    const answer = await Promise.race([read, waited]);
+    expect(answer, 'a read waited 5 s for a connection: the pool ran dry').not.toBe('waited');
+    expect(answer === 'waited' ? 0 : answer.statusCode).toBe(200);
+  });
+
   it('survives a connection lost between two statements of a transaction, which is rolled back', async () => {
     const answer = app.inject({ method: 'POST', url: '/transaction' });
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { announceCacheEvent, CacheEventFollower } from '../../src/admin/caches/events';
 import { createReviewsTestApp, type ReviewsTestApp } from '../reviews/reviews-test-app';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
@@ -82,5 +83,46 @@ describe('nodes on one PostgreSQL database', () => {
     await expectOnB('Marker', (names) => names.includes('Download Marker'), 1000);
     expect(woken).toHaveBeenCalledTimes(1);
     woken.mockRestore();
+  });
+
+  it('act on a cache flush that commits while a look is under way, without waiting for the next look', async () => {
+    // The first look's transaction is held open (its snapshot taken) until `release`, as on a busy node.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holdNext = false;
+    const db = new Proxy(nodeA.db, {
+      get(target, key, receiver) {
+        if (key !== 'transaction') return Reflect.get(target, key, receiver);
+        return (work: (transaction: unknown) => Promise<unknown>, options: unknown) =>
+          target.transaction(async (transaction) => {
+            const result = await work(transaction);
+            if (holdNext) {
+              holdNext = false;
+              await held;
+            }
+            return result;
+          }, options as never);
+      },
+    });
+    const acted: string[] = [];
+    const follower = new CacheEventFollower(db, 'node-under-test', async (event) => {
+      acted.push(`${event.action} ${event.cacheName}`);
+    });
+    await follower.hear();
+    holdNext = true;
+    const lookUnderWay = follower.hear();
+    await vi.waitFor(() => expect(holdNext).toBe(false));
+    await announceCacheEvent(nodeA.db, {
+      action: 'flush',
+      cacheName: 'answer-cache',
+      origin: 'another-node',
+      requestedBy: null,
+    });
+    // The other node's notification arrives now: this hear must see the event, not share the running look.
+    const heard = follower.hear();
+    release();
+    await Promise.all([lookUnderWay, heard]);
+    expect(acted).toEqual(['flush answer-cache']);
+    await follower.close();
   });
 });

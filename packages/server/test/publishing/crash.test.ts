@@ -10,6 +10,7 @@ import { migrate } from '../../src/db/migrate';
 import { pluginVersions } from '../../src/db/schema';
 import { sweepOrphanedFiles, uploadTempDirectory } from '../../src/publishing';
 import { createFileStore } from '../../src/storage';
+import { unsignedZip, verifySignatures } from '../../src/trust/signatures';
 import { archiveBytes, pluginJarContent, pluginXml } from '../archive/plugin-fixtures';
 import { freePort, startServerProcess, type ServerProcess } from '../support/server-process';
 import { insertPlugin } from './publishing-test-app';
@@ -109,7 +110,8 @@ describe('a server killed with SIGKILL while uploads are in flight', () => {
     expect(acknowledged.size).toBeGreaterThanOrEqual(5);
     expect(attempted).toBeGreaterThan(acknowledged.size);
 
-    // After the restart, every acknowledged version downloads, byte for byte.
+    // After the restart, every acknowledged version downloads: the archive sent, byte for byte, with the
+    // marketplace's countersignature added.
     server = await startServer(dataDir, port);
     for (const [versionId, sha256] of acknowledged) {
       const response = await fetch(`${baseUrl}/plugin/download?updateId=${versionId}`, {
@@ -117,7 +119,8 @@ describe('a server killed with SIGKILL while uploads are in flight', () => {
       });
       expect(response.status).toBe(200);
       const bytes = Buffer.from(await response.arrayBuffer());
-      expect(createHash('sha256').update(bytes).digest('hex')).toBe(sha256);
+      expect(createHash('sha256').update(unsignedZip(bytes)).digest('hex')).toBe(sha256);
+      expect(verifySignatures(bytes).valid).toBe(true);
     }
     await server.stop('SIGTERM');
     server = undefined;

@@ -1,3 +1,4 @@
+import { PRODUCT_FAMILIES } from '@marketplace/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserRow } from '../../src/auth/users';
 import {
@@ -42,9 +43,9 @@ describe('the order a developer gives their items', () => {
     await testApp.close();
   });
 
-  async function listed(token?: string): Promise<string[]> {
+  async function listed(token?: string, query = ''): Promise<string[]> {
     const answer = await testApp.app.inject({
-      url: `/api/users/${owner.id}/plugins`,
+      url: `/api/users/${owner.id}/plugins${query ? `?${query}` : ''}`,
       headers: token ? { authorization: `Bearer ${token}` } : {},
     });
     expect(answer.statusCode).toBe(200);
@@ -75,5 +76,24 @@ describe('the order a developer gives their items', () => {
     expect(twice.statusCode).toBe(400);
     expect(twice.json()).toMatchObject({ message: 'A plugin is listed twice.' });
     expect(await listed()).toEqual(before);
+  });
+
+  it('orders courses with the rest: the default list leaves them out (spec §7), the list of every family has them in place', async () => {
+    const course = await insertPlugin(testApp.db, {
+      xmlId: 'com.example.order.course',
+      name: 'course',
+      family: 'edu',
+      ownerId: owner.id,
+      downloads: 400,
+      lifecycleState: 'published',
+      approved: true,
+    });
+    expect((await putOrder([ids.quiet, course, ids.popular, ids.middle])).statusCode).toBe(204);
+    expect(await listed()).toEqual(['quiet', 'popular', 'middle']);
+    const everyFamily = PRODUCT_FAMILIES.map((family) => `family=${family}`).join('&');
+    expect(await listed(ownerToken, everyFamily)).toEqual(['quiet', 'course', 'popular', 'middle']);
+    expect(await listed(undefined, 'family=edu')).toEqual(['course']);
+    // Only the course's developers may place it.
+    expect((await putOrder([course], strangerToken)).statusCode).toBe(400);
   });
 });

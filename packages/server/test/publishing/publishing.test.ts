@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserRow } from '../../src/auth/users';
 import { pluginVersions } from '../../src/db/schema';
+import { unsignedZip, verifySignatures } from '../../src/trust/signatures';
 import { pluginJar, TINY_PNG } from './fixtures';
 import {
   accessTokenFor,
@@ -94,7 +95,9 @@ describe('publishing a plugin', () => {
       headers: as(ownerManage),
     });
     expect(ownerDownload.statusCode).toBe(200);
-    expect(ownerDownload.rawPayload.equals(jar)).toBe(true);
+    // The archive sent, with the marketplace's countersignature added.
+    expect(unsignedZip(ownerDownload.rawPayload).equals(jar)).toBe(true);
+    expect(verifySignatures(ownerDownload.rawPayload).signers.map((signer) => signer.valid)).toEqual([true]);
     const visitorDownload = await testApp.app.inject({
       url: `/plugin/download?updateId=${String(version.id)}`,
     });

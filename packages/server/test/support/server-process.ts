@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 /** The server package, where `src/server.ts` runs from. */
 const SERVER_DIRECTORY = fileURLToPath(new URL('../..', import.meta.url));
+/** How long a server may take to stop once signalled (it finishes its requests and jobs first). */
+const STOP_TIMEOUT_MS = 30_000;
 
 /** A port nobody listens on right now (the system picks it). */
 export async function freePort(): Promise<number> {
@@ -84,9 +86,19 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     output: () => output,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      const exited = new Promise<'exited'>((resolve) => child.once('exit', () => resolve('exited')));
       child.kill(signal);
-      await exited;
+      // A server that does not stop is a fault of its own, said so, rather than a run that never ends.
+      const waited = new Promise<'waited'>((resolve) =>
+        setTimeout(resolve, STOP_TIMEOUT_MS, 'waited').unref(),
+      );
+      if ((await Promise.race([exited, waited])) === 'waited') {
+        child.kill('SIGKILL');
+        await exited;
+        throw new Error(
+          `The server did not stop within ${STOP_TIMEOUT_MS / 1000} s of ${signal} and was killed: ${output.slice(-1500)}`,
+        );
+      }
     },
   };
 }

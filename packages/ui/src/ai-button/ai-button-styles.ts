@@ -1,6 +1,6 @@
-import { repositoryHintStyles } from '../repository-hint/RepositoryHint';
+import { repositoryHintStyles } from '../repository-hint/repository-hint-css';
 import { tokenStyles } from '../styles/tokens';
-import { aiButtonStyles } from './AiButton';
+import { aiButtonStyles } from './ai-button-css';
 
 /**
  * The styles AiButton needs: tokens, its own and the repository hint.

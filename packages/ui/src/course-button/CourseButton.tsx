@@ -16,12 +16,6 @@ import { useRunningIdes } from '../ide/use-running-ides';
 import { useToasts } from '../toast/toast-context';
 import { ToastProvider } from '../toast/ToastProvider';
 
-export const courseButtonStyles = `
-.mp-course { display: inline-flex; flex-direction: column; align-items: flex-start; gap: 6px; }
-.mp-course__hint { margin: 0; font: 12px/16px var(--mp-font); color: var(--mp-text-secondary); }
-.mp-course--lti .mp-button { min-height: 40px; padding: 0 20px; border-radius: 20px; font-size: 15px; }
-`;
-
 interface CourseButtonBaseProps {
   /** The course's programming language; decides which IDEs can open it. */
   language: string;

@@ -1,6 +1,6 @@
 import { tokenStyles } from '../styles/tokens';
-import { toastStyles } from '../toast/ToastProvider';
-import { courseButtonStyles } from './CourseButton';
+import { toastStyles } from '../toast/toast-css';
+import { courseButtonStyles } from './course-button-css';
 
 /**
  * The styles OpenCourseButton and CourseLtiButton need: tokens, the toasts they report through, their own.

@@ -34,11 +34,6 @@ export interface InstallButtonProps {
   whenNoIde?: ReactNode;
 }
 
-export const installButtonStyles = `
-.mp-install { display: inline-flex; flex-wrap: wrap; }
-.mp-install__ide-build { color: var(--mp-text-secondary); }
-`;
-
 /** Menu entries for the IDEs: one entry per IDE, entries that share a name grouped under it. */
 export function ideMenuItems(
   ides: readonly RunningIde[],

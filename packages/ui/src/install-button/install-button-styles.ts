@@ -1,8 +1,8 @@
-import { dropdownMenuStyles } from '../dropdown-menu/DropdownMenu';
-import { repositoryHintStyles } from '../repository-hint/RepositoryHint';
+import { dropdownMenuStyles } from '../dropdown-menu/dropdown-menu-css';
+import { repositoryHintStyles } from '../repository-hint/repository-hint-css';
 import { tokenStyles } from '../styles/tokens';
-import { toastStyles } from '../toast/ToastProvider';
-import { installButtonStyles } from './InstallButton';
+import { toastStyles } from '../toast/toast-css';
+import { installButtonStyles } from './install-button-css';
 
 /**
  * The styles InstallButton needs: tokens, its IDE menu, its toasts, its own and the repository hint.

@@ -85,9 +85,3 @@ export function Link({
     </a>
   );
 }
-
-export const linkStyles = `
-.mp-link { color: var(--mp-accent-strong); text-decoration: none; }
-.mp-link:hover { text-decoration: underline; }
-.mp-link:focus-visible { outline: 2px solid var(--mp-accent); outline-offset: 2px; border-radius: 2px; }
-`;

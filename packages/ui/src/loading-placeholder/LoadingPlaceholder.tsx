@@ -14,17 +14,6 @@ export interface LoadingPlaceholderProps {
 
 export const DEFAULT_PLACEHOLDER_LINES = 3;
 
-export const loadingPlaceholderStyles = `
-.mp-placeholder { display: flex; flex-direction: column; gap: 8px; width: 100%; }
-.mp-skeleton {
-  display: block; border-radius: 4px;
-  background: linear-gradient(90deg, var(--mp-skeleton) 25%, var(--mp-skeleton-shine) 37%, var(--mp-skeleton) 63%);
-  background-size: 400% 100%; animation: mp-shimmer 1.4s ease infinite;
-}
-.mp-placeholder__line { height: 12px; }
-@media (prefers-reduced-motion: reduce) { .mp-skeleton { animation: none; } }
-`;
-
 /** Grey bars where text will appear, so the layout does not jump when it arrives. */
 export function LoadingPlaceholder({
   lines = DEFAULT_PLACEHOLDER_LINES,

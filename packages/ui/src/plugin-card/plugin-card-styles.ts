@@ -1,6 +1,6 @@
-import { downloadsChartStyles } from '../downloads-chart/DownloadsChart';
-import { loadingPlaceholderStyles } from '../loading-placeholder/LoadingPlaceholder';
-import { starRatingStyles } from '../star-rating/StarRating';
+import { downloadsChartStyles } from '../downloads-chart/downloads-chart-css';
+import { loadingPlaceholderStyles } from '../loading-placeholder/loading-placeholder-css';
+import { starRatingStyles } from '../star-rating/star-rating-css';
 import { tokenStyles } from '../styles/tokens';
 import { cardStyles } from './card-styles';
 

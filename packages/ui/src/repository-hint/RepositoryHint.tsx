@@ -7,17 +7,6 @@ export interface RepositoryHintProps {
   repositoryUrl: string;
 }
 
-export const repositoryHintStyles = `
-.mp-repository-hint {
-  display: flex; flex-wrap: wrap; align-items: center; gap: 6px; flex-basis: 100%; max-width: 380px;
-  margin-top: 8px; font-size: 13px; color: var(--mp-text-secondary); white-space: normal;
-}
-.mp-repository-hint input {
-  flex: 1 1 180px; min-width: 0; padding: 5px 8px; border: 1px solid var(--mp-border);
-  border-radius: var(--mp-radius); font: 12px monospace;
-}
-`;
-
 /**
  * Says how to let the IDE see this marketplace, for an item the IDE could not find after it was asked to
  * install it: the item is in no plugin repository the IDE reads until this marketplace is added as one, and

@@ -1,15 +1,15 @@
-import { aiButtonStyles } from '../ai-button/AiButton';
-import { courseButtonStyles } from '../course-button/CourseButton';
-import { downloadsChartStyles } from '../downloads-chart/DownloadsChart';
-import { dropdownMenuStyles } from '../dropdown-menu/DropdownMenu';
-import { installButtonStyles } from '../install-button/InstallButton';
-import { linkStyles } from '../link/Link';
-import { loadingPlaceholderStyles } from '../loading-placeholder/LoadingPlaceholder';
+import { aiButtonStyles } from '../ai-button/ai-button-css';
+import { courseButtonStyles } from '../course-button/course-button-css';
+import { downloadsChartStyles } from '../downloads-chart/downloads-chart-css';
+import { dropdownMenuStyles } from '../dropdown-menu/dropdown-menu-css';
+import { installButtonStyles } from '../install-button/install-button-css';
+import { linkStyles } from '../link/link-css';
+import { loadingPlaceholderStyles } from '../loading-placeholder/loading-placeholder-css';
 import { cardStyles } from '../plugin-card/card-styles';
-import { repositoryHintStyles } from '../repository-hint/RepositoryHint';
-import { starRatingInputStyles } from '../star-rating-input/StarRatingInput';
-import { starRatingStyles } from '../star-rating/StarRating';
-import { toastStyles } from '../toast/ToastProvider';
+import { repositoryHintStyles } from '../repository-hint/repository-hint-css';
+import { starRatingInputStyles } from '../star-rating-input/star-rating-input-css';
+import { starRatingStyles } from '../star-rating/star-rating-css';
+import { toastStyles } from '../toast/toast-css';
 import { tokenStyles } from './tokens';
 
 /**

@@ -2,7 +2,9 @@ import { ToastProvider } from '@marketplace/ui';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, stubFetch } from '../../test-support/fetch-stub';
 import FeaturedPage from './FeaturedPage';
+import { pluginSummaryFixture } from '../../test-support/plugin-summary';
 
 vi.mock('../../auth/AuthProvider', () => ({
   useAuth: () => ({
@@ -13,24 +15,7 @@ vi.mock('../../auth/AuthProvider', () => ({
   }),
 }));
 
-const summary = (id: number, name: string) => ({
-  id,
-  xmlId: `com.example.${id}`,
-  name,
-  link: `/plugin/${id}-x`,
-  family: 'intellij',
-  preview: '',
-  icon: '',
-  downloads: 0,
-  rating: 0,
-  pricingModel: 'FREE',
-  vendor: { name: '', url: '' },
-  tags: [],
-  isTheme: false,
-  cdate: 0,
-  updateDate: 0,
-  downloadStatistics: [],
-});
+const summary = (id: number, name: string) => pluginSummaryFixture(id, { name, link: `/plugin/${id}-x` });
 
 type Call = { method: string; path: string; query: URLSearchParams; body: unknown };
 let calls: Call[];
@@ -45,49 +30,38 @@ beforeEach(() => {
   lists = { intellij: [summary(1, 'Git Toolbox'), summary(2, 'Rainbow Brackets')], teamcity: [] };
   putAnswer = undefined;
   picks = { IDEA: [summary(2, 'Rainbow Brackets')] };
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      const method = init?.method ?? 'GET';
-      const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-      calls.push({ method, path: url.pathname, query: url.searchParams, body });
-      const json = (status: number, value: unknown) =>
-        Promise.resolve(
-          new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } }),
-        );
-      const family = /^\/api\/(?:admin\/)?featured\/(\w+)$/.exec(url.pathname)?.[1];
-      if (method === 'GET' && family) return json(200, lists[family] ?? []);
-      if (method === 'PUT' && family) {
-        if (putAnswer) return json(putAnswer.status, putAnswer.body);
-        const ids = (body as { pluginIds: number[] }).pluginIds;
-        const known = [...(lists[family] ?? []), summary(3, 'Night Owl')];
-        lists[family] = ids.map((id) => known.find((item) => item.id === id)!);
-        return json(200, lists[family]);
-      }
-      if (method === 'GET' && url.pathname === '/api/featured-plugins/product') {
-        return json(200, picks[url.searchParams.get('product') ?? ''] ?? []);
-      }
-      const product = /^\/api\/admin\/featured-plugins\/(\w+)$/.exec(url.pathname)?.[1];
-      if (method === 'PUT' && product) {
-        if (putAnswer) return json(putAnswer.status, putAnswer.body);
-        const ids = (body as { pluginIds: number[] }).pluginIds;
-        const known = [summary(1, 'Git Toolbox'), summary(2, 'Rainbow Brackets'), summary(3, 'Night Owl')];
-        picks[product] = ids.map((id) => known.find((item) => item.id === id)!);
-        return json(200, picks[product]);
-      }
-      if (url.pathname === '/api/searchSuggest') {
-        return json(200, {
-          plugins: [
-            { id: 1, name: 'Git Toolbox', xmlId: 'com.example.1', link: '/plugin/1-x' },
-            { id: 3, name: 'Night Owl', xmlId: 'com.example.3', link: '/plugin/3-x' },
-          ],
-          tags: [],
-        });
-      }
-      return json(404, { message: 'Not here' });
-    }),
-  );
+  stubFetch(({ url, method, body }) => {
+    calls.push({ method, path: url.pathname, query: url.searchParams, body });
+    const family = /^\/api\/(?:admin\/)?featured\/(\w+)$/.exec(url.pathname)?.[1];
+    if (method === 'GET' && family) return jsonResponse(200, lists[family] ?? []);
+    if (method === 'PUT' && family) {
+      if (putAnswer) return jsonResponse(putAnswer.status, putAnswer.body);
+      const ids = (body as { pluginIds: number[] }).pluginIds;
+      const known = [...(lists[family] ?? []), summary(3, 'Night Owl')];
+      lists[family] = ids.map((id) => known.find((item) => item.id === id)!);
+      return jsonResponse(200, lists[family]);
+    }
+    if (method === 'GET' && url.pathname === '/api/featured-plugins/product') {
+      return jsonResponse(200, picks[url.searchParams.get('product') ?? ''] ?? []);
+    }
+    const product = /^\/api\/admin\/featured-plugins\/(\w+)$/.exec(url.pathname)?.[1];
+    if (method === 'PUT' && product) {
+      if (putAnswer) return jsonResponse(putAnswer.status, putAnswer.body);
+      const ids = (body as { pluginIds: number[] }).pluginIds;
+      const known = [summary(1, 'Git Toolbox'), summary(2, 'Rainbow Brackets'), summary(3, 'Night Owl')];
+      picks[product] = ids.map((id) => known.find((item) => item.id === id)!);
+      return jsonResponse(200, picks[product]);
+    }
+    if (url.pathname === '/api/searchSuggest') {
+      return jsonResponse(200, {
+        plugins: [
+          { id: 1, name: 'Git Toolbox', xmlId: 'com.example.1', link: '/plugin/1-x' },
+          { id: 3, name: 'Night Owl', xmlId: 'com.example.3', link: '/plugin/3-x' },
+        ],
+        tags: [],
+      });
+    }
+  });
 });
 
 afterEach(() => {
@@ -121,7 +95,7 @@ describe('the featured items screen', () => {
     const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
     expect(save.disabled).toBe(true);
 
-    fireEvent.change(screen.getByLabelText('Add an item'), { target: { value: 'ni' } });
+    fireEvent.input(screen.getByLabelText('Add an item'), { target: { value: 'ni' } });
     // Items already in the list are not offered again.
     await screen.findByRole('button', { name: 'Add Night Owl' });
     expect(screen.queryByRole('button', { name: 'Add Git Toolbox' })).toBeNull();
@@ -184,9 +158,9 @@ describe('the staff picks per IDE', () => {
     const region = await screen.findByRole('region', { name: 'Staff picks of IntelliJ IDEA Ultimate' });
     await within(region).findByRole('listitem', { name: 'Rainbow Brackets' });
 
-    fireEvent.change(within(region).getByLabelText('Add a plugin to the picks'), { target: { value: 'gi' } });
+    fireEvent.input(within(region).getByLabelText('Add a plugin to the picks'), { target: { value: 'gi' } });
     fireEvent.click(await within(region).findByRole('button', { name: 'Add Git Toolbox' }));
-    fireEvent.change(within(region).getByLabelText('Add a plugin to the picks'), { target: { value: 'ni' } });
+    fireEvent.input(within(region).getByLabelText('Add a plugin to the picks'), { target: { value: 'ni' } });
     fireEvent.click(await within(region).findByRole('button', { name: 'Add Night Owl' }));
     expect(pickNames('IntelliJ IDEA Ultimate')).toEqual(['Rainbow Brackets', 'Git Toolbox', 'Night Owl']);
     fireEvent.click(within(region).getByRole('button', { name: 'Move Night Owl up in the picks' }));
@@ -215,7 +189,7 @@ describe('the staff picks per IDE', () => {
       ),
     ).toBe(true);
     // Suggestions are items of the IDE's family.
-    fireEvent.change(screen.getByLabelText('Add a plugin to the picks'), { target: { value: 'gi' } });
+    fireEvent.input(screen.getByLabelText('Add a plugin to the picks'), { target: { value: 'gi' } });
     fireEvent.click(await screen.findByRole('button', { name: 'Add Git Toolbox' }));
     const suggest = calls.filter((call) => call.path === '/api/searchSuggest').at(-1);
     expect(suggest?.query.get('family')).toBe('intellij');

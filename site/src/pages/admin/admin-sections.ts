@@ -9,6 +9,7 @@ export const ADMIN_SECTIONS: readonly { path: string; label: string }[] = [
   { path: '/admin/users', label: 'Users' },
   { path: '/admin/featured', label: 'Featured' },
   { path: '/admin/trust', label: 'Trust' },
+  { path: '/admin/mirrors', label: 'Mirrors' },
   { path: '/admin/scheduler', label: 'Scheduler' },
   { path: '/admin/features', label: 'Feature flags' },
   { path: '/admin/performance', label: 'Performance' },

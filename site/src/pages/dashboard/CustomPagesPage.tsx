@@ -4,12 +4,15 @@ import { useToasts } from '@marketplace/ui';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { RequireSignIn } from '../../components/RequireSignIn';
-import { SafeHtml } from '../../components/SafeHtml';
+import { loadSanitizer, SafeHtml } from '../../components/SafeHtml';
 import { api } from '../../lib/api';
 import { errorText, showErrorToast } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
-import { TableOfContents } from '../plugin/custom-pages/CustomPagesTab';
+import { TableOfContents } from '../plugin/custom-pages/TableOfContents';
+
+// The page shows HTML as soon as its data comes: the sanitiser's code loads beside it, not after.
+void loadSanitizer();
 
 const STATUS_LABELS = { DRAFT: 'Draft', PUBLISH: 'Published', WEBHELP: 'Published webhelp' } as const;
 

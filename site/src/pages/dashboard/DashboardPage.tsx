@@ -1,4 +1,4 @@
-import { USER_PLUGINS_PAGE_SIZE } from '@marketplace/core';
+import { itemNoun, PRODUCT_FAMILIES, USER_PLUGINS_PAGE_SIZE } from '@marketplace/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { SignedInUser } from '../../auth/AuthProvider';
@@ -14,8 +14,14 @@ import { StatusBadge } from './PluginStatus';
 function MyItems({ user }: { user: SignedInUser }) {
   const [page, setPage] = useState(1);
   const [ordering, setOrdering] = useState(false);
+  // Every family, courses too: the route's default (spec §7) leaves edu out, but these are the developer's own.
   const [items, reload] = useLoad(
-    (signal) => api.getUserPlugins(user.id, { page, size: USER_PLUGINS_PAGE_SIZE }, { signal }),
+    (signal) =>
+      api.getUserPlugins(
+        user.id,
+        { page, size: USER_PLUGINS_PAGE_SIZE, family: [...PRODUCT_FAMILIES] },
+        { signal },
+      ),
     [user.id, page],
   );
   return (
@@ -65,6 +71,7 @@ function MyItems({ user }: { user: SignedInUser }) {
           items={items.data.data}
           actions={(item) => (
             <>
+              <span className="site-muted">{itemNoun(item.family, { capitalised: true })}</span>
               {item.lifecycle ? <StatusBadge lifecycle={item.lifecycle} /> : null}
               <Link to={`/dashboard/plugin/${item.id}`} aria-label={`Manage ${item.name}`}>
                 Manage

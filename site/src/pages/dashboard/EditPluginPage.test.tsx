@@ -1,4 +1,11 @@
-import type { Plugin, PluginLifecycle, Tag, UserPluginSummary } from '@marketplace/api-client';
+import type {
+  Plugin,
+  PluginLifecycle,
+  PluginVersion,
+  Tag,
+  UserPluginSummary,
+  VersionScanStatus,
+} from '@marketplace/api-client';
 import { ToastProvider } from '@marketplace/ui';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -6,6 +13,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import DashboardPage from './DashboardPage';
 import EditPluginPage from './EditPluginPage';
+import { pluginSummaryFixture } from '../../test-support/plugin-summary';
 
 // A signed-in developer (not an administrator).
 vi.mock('../../auth/AuthProvider', () => ({
@@ -263,10 +271,10 @@ describe('the manage page', () => {
     const tagsForm = screen.getByRole('form', { name: 'Tags' });
     expect(within(tagsForm).getByRole('button', { name: 'Remove tag Staff Picks' })).toBeTruthy();
     const input = within(tagsForm).getByRole('combobox', { name: 'Tags' });
-    fireEvent.change(input, { target: { value: 'Test' } });
+    fireEvent.input(input, { target: { value: 'Test' } });
     fireEvent.keyDown(await within(tagsForm).findByRole('combobox', { expanded: true }), { key: 'Enter' });
     fireEvent.click(within(tagsForm).getByRole('button', { name: 'Remove tag Editor' }));
-    fireEvent.change(input, { target: { value: 'Whatever' } });
+    fireEvent.input(input, { target: { value: 'Whatever' } });
     fireEvent.keyDown(input, { key: 'Enter' });
     answers['POST /api/plugins/7/tags'] = [];
     fireEvent.click(within(tagsForm).getByRole('button', { name: 'Save tags' }));
@@ -287,22 +295,7 @@ function summary(
   family: UserPluginSummary['family'] = 'intellij',
 ): UserPluginSummary {
   return {
-    id,
-    xmlId: `com.example.${id}`,
-    name,
-    link: `/plugin/${id}`,
-    family,
-    preview: '',
-    icon: '',
-    downloads: 0,
-    rating: 0,
-    pricingModel: 'FREE',
-    vendor: { name: '', url: '' },
-    tags: [],
-    isTheme: false,
-    cdate: 0,
-    updateDate: 0,
-    downloadStatistics: [],
+    ...pluginSummaryFixture(id, { name, family }),
     ...(lifecycle ? { lifecycle: { ...LIVE, ...lifecycle } } : {}),
   };
 }
@@ -386,6 +379,103 @@ describe('the sections of the manage page', () => {
   });
 });
 
+describe('the scans of the versions', () => {
+  const version = (id: number, name: string): PluginVersion =>
+    ({ id, pluginId: 7, version: name, channel: '', since: '241', until: null }) as PluginVersion;
+  const scan = (findings: NonNullable<VersionScanStatus['scan']>['findings']) => ({
+    id: 1,
+    verdict: 'quarantined' as const,
+    scannedAt: 0,
+    engines: ['built-in'],
+    archiveSha256: 'ab',
+    entriesScanned: 4,
+    findings,
+  });
+  const KEY = {
+    kind: 'secret',
+    severity: 'high',
+    path: 'config/deploy-key.pem',
+    message:
+      'A private key (RSA PRIVATE KEY) on line 1. Anyone who downloads the plugin could use it: revoke the key and upload a version without it.',
+  } as const;
+  const BINARY = {
+    kind: 'native-binary',
+    severity: 'high',
+    path: 'icons/logo.png',
+    message: 'A native binary (ELF) named as another kind of file.',
+  } as const;
+  const pending: VersionScanStatus = {
+    versionId: 13,
+    state: 'pending',
+    scan: null,
+    job: { state: 'running', attempts: 1, maxAttempts: 3, lastError: null },
+  };
+  const held: VersionScanStatus = {
+    versionId: 12,
+    state: 'quarantined',
+    scan: { ...scan([KEY, BINARY]), decision: null },
+    job: { state: 'done', attempts: 1, maxAttempts: 3, lastError: null },
+  };
+  const rejected: VersionScanStatus = {
+    versionId: 11,
+    state: 'rejected',
+    scan: {
+      ...scan([KEY]),
+      decision: { action: 'reject', by: null, at: 0, reason: 'Ships a live key' },
+    },
+    job: null,
+  };
+
+  async function openVersions(scans: VersionScanStatus[]) {
+    answers['GET /api/plugins/7/updates'] = [
+      version(13, '1.3.0'),
+      version(12, '1.2.0'),
+      version(11, '1.1.0'),
+      version(10, '1.0.0'),
+    ];
+    answers['GET /api/plugins/7/scans'] = { versions: scans };
+    await openManagePage(plugin({}));
+    await screen.findByRole('form', { name: 'Compatibility of version 1.0.0' });
+  }
+  const notice = (version: string) => screen.queryByRole('note', { name: `Scan of version ${version}` });
+
+  it('shows why a held version is not offered, with each finding, and that a pending one will be once scanned', async () => {
+    await openVersions([pending, held, rejected]);
+    const heldNotice = await screen.findByRole('note', { name: 'Scan of version 1.2.0' });
+    expect(within(heldNotice).getByRole('heading').textContent).toBe('Held: the scan found 2 problems');
+    expect(
+      within(heldNotice)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      `Secret (high) in config/deploy-key.pem: ${KEY.message}`,
+      `Native binary (high) in icons/logo.png: ${BINARY.message}`,
+    ]);
+    expect(heldNotice.textContent).toContain('An administrator will release it or reject it');
+    expect(heldNotice.textContent).toContain('fix these and upload a new version');
+
+    const pendingNotice = notice('1.3.0')!;
+    expect(within(pendingNotice).getByRole('heading').textContent).toBe('Scan pending');
+    expect(pendingNotice.textContent).toContain('It is offered once the scan passes');
+
+    const rejectedNotice = notice('1.1.0')!;
+    expect(within(rejectedNotice).getByRole('heading').textContent).toBe('Rejected after scan');
+    expect(rejectedNotice.textContent).toContain('(Ships a live key): it will not be offered');
+
+    // A version whose scan passed says nothing about it; all the scans came in one call.
+    expect(notice('1.0.0')).toBeNull();
+    expect(calls.filter((call) => call.path === '/api/plugins/7/scans')).toHaveLength(1);
+  });
+
+  it('looks again while a scan is running, and drops the notice once it has passed', async () => {
+    await openVersions([pending]);
+    await screen.findByRole('note', { name: 'Scan of version 1.3.0' });
+    answers['GET /api/plugins/7/scans'] = { versions: [] };
+    await vi.waitFor(() => expect(notice('1.3.0')).toBeNull(), { timeout: 6000 });
+    expect(calls.filter((call) => call.path === '/api/plugins/7/scans')).toHaveLength(2);
+  });
+});
+
 describe('the links of an item', () => {
   const withLinks = () =>
     plugin({}, [], {
@@ -412,12 +502,12 @@ describe('the links of an item', () => {
     expect((within(form).getByRole('textbox', { name: 'Name 1' }) as HTMLInputElement).value).toBe(
       'Sponsors',
     );
-    fireEvent.change(within(form).getByRole('textbox', { name: 'Source code' }), {
+    fireEvent.input(within(form).getByRole('textbox', { name: 'Source code' }), {
       target: { value: ' https://git.example.com/rainbow ' },
     });
     fireEvent.click(within(form).getByRole('button', { name: 'Add a donation link' }));
-    fireEvent.change(within(form).getByRole('textbox', { name: 'Name 2' }), { target: { value: 'Coffee' } });
-    fireEvent.change(within(form).getByRole('textbox', { name: 'Address 2' }), {
+    fireEvent.input(within(form).getByRole('textbox', { name: 'Name 2' }), { target: { value: 'Coffee' } });
+    fireEvent.input(within(form).getByRole('textbox', { name: 'Address 2' }), {
       target: { value: 'https://coffee.example.com' },
     });
     fireEvent.click(within(form).getByRole('button', { name: 'Remove custom contact 1' }));
@@ -447,7 +537,7 @@ describe('the links of an item', () => {
   it('asks for the missing half of a row before sending anything', async () => {
     const form = await openLinks();
     fireEvent.click(within(form).getByRole('button', { name: 'Add a custom contact' }));
-    fireEvent.change(within(form).getByRole('textbox', { name: 'Title 2' }), { target: { value: 'Mail' } });
+    fireEvent.input(within(form).getByRole('textbox', { name: 'Title 2' }), { target: { value: 'Mail' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save links' }));
     expect(within(form).getByRole('alert').textContent).toBe(
       'Custom contact 2 needs a title and an address.',

@@ -19,7 +19,7 @@ import {
   type ChangeReason,
   type UploadResult,
 } from '@marketplace/core';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { RequiredMark, RequiredNote } from '../../components/RequiredMark';
 import { RequireSignIn } from '../../components/RequireSignIn';
@@ -37,6 +37,7 @@ import { Block, useSave } from './manage-parts';
 import { DocumentationTabsBlock, IconBlock, ScreenshotsBlock } from './MediaBlocks';
 import { PluginStatusBlock } from './PluginStatus';
 import { SectionTabs } from './SectionTabs';
+import { VersionScanNotice } from './VersionScanNotice';
 
 /** The plugin fields the details form edits, each as text (all of them keys of PluginFieldsChanges). */
 type EditedField = 'name' | 'preview' | 'description' | 'pricingModel';
@@ -331,12 +332,30 @@ export const MANAGE_SECTIONS = [
 ] as const;
 export type ManageSection = (typeof MANAGE_SECTIONS)[number][0];
 
+/** How soon the versions tab asks again while a version's scan is running. */
+const SCAN_RECHECK_MS = 3000;
+
 function Manage({ pluginId, isAdmin }: { pluginId: number; isAdmin: boolean }) {
   const [plugin, reload] = useLoad((signal) => api.getPlugin(pluginId, {}, { signal }), [pluginId]);
   const [versions, reloadVersions] = useLoad(
     (signal) => api.getVersions(pluginId, { size: 10 }, { signal }),
     [pluginId],
   );
+  // Versions scanning holds back or an administrator decided on, with what was found (one call for all).
+  const [scans, reloadScans] = useLoad((signal) => api.scanning.ofPlugin(pluginId, { signal }), [pluginId]);
+  const scanOf = (versionId: number) =>
+    scans.status === 'resolved'
+      ? scans.data.versions.find((scan) => scan.versionId === versionId)
+      : undefined;
+  // A scan normally ends within moments of the upload: look again until none is running any more.
+  const scanRunning =
+    scans.status === 'resolved' &&
+    scans.data.versions.some((scan) => scan.state === 'pending' && scan.job?.state !== 'failed');
+  useEffect(() => {
+    if (!scanRunning) return;
+    const timer = setTimeout(reloadScans, SCAN_RECHECK_MS);
+    return () => clearTimeout(timer);
+  }, [scans]);
   usePageTitle(plugin.status === 'resolved' ? `Manage ${plugin.data.info.name}` : 'Manage item');
   if (plugin.status === 'pending') return <p className="site-page site-muted">Loading…</p>;
   if (plugin.status === 'rejected') {
@@ -372,19 +391,31 @@ function Manage({ pluginId, isAdmin }: { pluginId: number; isAdmin: boolean }) {
           onUploaded={() => {
             reload();
             reloadVersions();
+            reloadScans();
           }}
         />
         <CompatibleProductsBlock plugin={data} />
-        <Block title="Build ranges (since and until builds)">
+        <Block title="Versions and their build ranges">
           {versions.status === 'resolved' && versions.data.data.length === 0 ? (
             <p className="site-muted">The {noun} has no versions yet.</p>
           ) : null}
           {versions.status === 'resolved'
-            ? versions.data.data.map((version) => (
-                <BuildRange key={version.id} version={version} onSaved={reloadVersions} />
-              ))
+            ? versions.data.data.map((version) => {
+                const scan = scanOf(version.id);
+                return (
+                  <div key={version.id}>
+                    <BuildRange version={version} onSaved={reloadVersions} />
+                    {scan ? <VersionScanNotice version={version.version} status={scan} /> : null}
+                  </div>
+                );
+              })
             : null}
           {versions.status === 'rejected' ? <p className="site-error">{errorText(versions.error)}</p> : null}
+          {scans.status === 'rejected' ? (
+            <p className="site-error">
+              The scans of the versions could not be read: {errorText(scans.error)}
+            </p>
+          ) : null}
         </Block>
       </>
     ),

@@ -74,7 +74,7 @@ function renderPage() {
 
 async function chooseTag(name: string) {
   const input = screen.getByRole('combobox', { name: 'Tags' });
-  fireEvent.change(input, { target: { value: name } });
+  fireEvent.input(input, { target: { value: name } });
   fireEvent.mouseDown(await screen.findByRole('option', { name }));
 }
 
@@ -96,7 +96,7 @@ describe('the upload page', () => {
     renderPage();
     const file = new File(['PK'], 'lens.jar', { type: 'application/java-archive' });
     fireEvent.change(await screen.findByLabelText('Plugin archive *'), { target: { files: [file] } });
-    fireEvent.change(screen.getByRole('textbox', { name: 'License URL' }), {
+    fireEvent.input(screen.getByRole('textbox', { name: 'License URL' }), {
       target: { value: 'https://example.com/license' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Upload plugin' }));

@@ -39,8 +39,8 @@ describe('the prices form', () => {
     render(<PricesSection pricing={pricing} currency={USD} onSaved={onSaved} />);
     const yearly = screen.getByLabelText('Personal, yearly (USD)') as HTMLInputElement;
     expect(yearly.value).toBe('49.00');
-    fireEvent.change(yearly, { target: { value: '4.35' } });
-    fireEvent.change(screen.getByLabelText('Organization, yearly (USD)'), { target: { value: '1,299.9' } });
+    fireEvent.input(yearly, { target: { value: '4.35' } });
+    fireEvent.input(screen.getByLabelText('Organization, yearly (USD)'), { target: { value: '1,299.9' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save prices' }));
     await waitFor(() => expect(onSaved).toHaveBeenCalled());
     expect(setPrices).toHaveBeenCalledWith(7, [
@@ -51,7 +51,7 @@ describe('the prices form', () => {
 
   it('says what is wrong with a typed amount next to the form and sends nothing', async () => {
     render(<PricesSection pricing={pricing} currency={USD} onSaved={vi.fn()} />);
-    fireEvent.change(screen.getByLabelText('Personal, monthly (USD)'), { target: { value: '4.999' } });
+    fireEvent.input(screen.getByLabelText('Personal, monthly (USD)'), { target: { value: '4.999' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save prices' }));
     expect((await screen.findByRole('alert')).textContent).toContain('Personal, monthly');
     expect(setPrices).not.toHaveBeenCalled();

@@ -1,8 +1,8 @@
 export { currencyFrom } from '../../lib/money';
+export { FormFailure } from '../../components/FormFailure';
+export { useFormAction } from '../../lib/use-form-action';
 import { formatMoney, type Currency } from '@marketplace/core';
-import { useToasts } from '@marketplace/ui';
-import { useId, useState, type ReactNode } from 'react';
-import { errorText } from '../../lib/errors';
+import { useId, type ReactNode } from 'react';
 
 /** A titled card of the selling pages; its heading names the section for screen readers. */
 export function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -13,41 +13,6 @@ export function Section({ title, children }: { title: string; children: ReactNod
       {children}
     </section>
   );
-}
-
-/** The failure of a form, in place, as the server (or the form's own check) worded it. */
-export function FormFailure({ text }: { text: string }) {
-  if (!text) return null;
-  return (
-    <p className="site-error" role="alert">
-      {text}
-    </p>
-  );
-}
-
-/**
- * Runs a form's change: success says so in a toast; a failure (the server's 400 message, or the form's own
- * check thrown as an Error) stays next to the form until the next try.
- */
-export function useFormAction() {
-  const toasts = useToasts();
-  const [failure, setFailure] = useState('');
-  const [busy, setBusy] = useState(false);
-  async function run(success: string, change: () => Promise<unknown>): Promise<boolean> {
-    setFailure('');
-    setBusy(true);
-    try {
-      await change();
-      toasts?.show({ kind: 'success', title: success });
-      return true;
-    } catch (error) {
-      setFailure(errorText(error));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }
-  return { failure, setFailure, busy, run };
 }
 
 export function moneyText(amountMinor: number, currency: Currency): string {

@@ -3,6 +3,7 @@ import * as ui from '@marketplace/ui';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, stubFetch } from '../../test-support/fetch-stub';
 import PluginPage from './PluginPage';
 
 // A visitor: the page asks nothing about management.
@@ -123,27 +124,18 @@ let pluginRequests: string[];
 
 beforeEach(() => {
   pluginRequests = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((input: RequestInfo | URL) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      const json = (status: number, value: unknown) =>
-        Promise.resolve(
-          new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } }),
-        );
-      if (url.pathname === '/api/plugins/42') {
-        pluginRequests.push(url.search);
-        // As the server answers: developers and bundles only with fullInfo.
-        if (url.searchParams.get('fullInfo') === 'true') return json(200, answer);
-        return json(200, {
-          ...answer,
-          developers: { status: 'idle', data: [] },
-          bundles: { status: 'idle', data: [] },
-        });
-      }
-      return json(404, { message: 'Not here' });
-    }),
-  );
+  stubFetch(({ url }) => {
+    if (url.pathname === '/api/plugins/42') {
+      pluginRequests.push(url.search);
+      // As the server answers: developers and bundles only with fullInfo.
+      if (url.searchParams.get('fullInfo') === 'true') return jsonResponse(200, answer);
+      return jsonResponse(200, {
+        ...answer,
+        developers: { status: 'idle', data: [] },
+        bundles: { status: 'idle', data: [] },
+      });
+    }
+  });
 });
 
 afterEach(() => {
@@ -163,7 +155,8 @@ async function renderOverview(plugin: Plugin) {
     </ui.ToastProvider>,
   );
   await screen.findByRole('heading', { level: 1, name: 'Rainbow Kit' });
-  return screen.getByRole('heading', { name: 'Details' }).closest('section') as HTMLElement;
+  // The tab's code loads on its own after the page's.
+  return (await screen.findByRole('heading', { name: 'Details' })).closest('section') as HTMLElement;
 }
 
 /** The `<dd>` of a facts-list term, if the term is there. */

@@ -15,6 +15,7 @@ import { DownloadsChart, useDailyDownloads } from '@marketplace/ui';
 import { Fragment, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { SafeHtml } from '../../components/SafeHtml';
+import { useSiteOrigin } from '../../lib/server-render';
 
 /** Items of a facts-list value, one after the other, separated by commas. */
 function Commas({ items }: { items: { key: string; node: ReactNode }[] }) {
@@ -111,7 +112,7 @@ function ExternalLinks({ plugin }: { plugin: Plugin }) {
 }
 
 export function OverviewTab({ plugin }: { plugin: Plugin }) {
-  const downloads = useDailyDownloads(location.origin, plugin.id);
+  const downloads = useDailyDownloads(useSiteOrigin(), plugin.id);
   const description = plugin.info.description.trim();
   const developers = plugin.developers.data;
   const products = compatibleProductNames(plugin.compatibleProducts);

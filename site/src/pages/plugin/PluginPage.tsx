@@ -6,32 +6,60 @@ import {
   pricingModelLabel,
   downloadWording,
 } from '@marketplace/core';
-import { InstallButton, StarRating } from '@marketplace/ui';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { StarRating } from '@marketplace/ui';
+import { Suspense, useRef, useState } from 'react';
 import { NavLink, useParams } from 'react-router';
 import { PageLoading } from '../../components/PageLoading';
 import { RequireSignIn } from '../../components/RequireSignIn';
+import { loadSanitizer } from '../../components/SafeHtml';
 import { api } from '../../lib/api';
+import { itemHead } from '../../lib/item-head';
+import { isHydrating } from '../../lib/page-data';
 import { takePrefetchedPlugin } from '../../lib/prefetch';
+import { useServerRender, useSiteOrigin } from '../../lib/server-render';
 import { errorText, isNotFound } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
 import NotFoundPage from '../NotFoundPage';
-import { MonetizationTab } from './MonetizationTab';
-import { OverviewTab } from './OverviewTab';
-import { PricingTab } from './PricingTab';
-import { ReviewsTab } from './ReviewsTab';
-import { SalesTab } from './SalesTab';
 import { usePublishedPages } from './custom-pages/use-custom-pages';
 import { useManagement } from './use-management';
-import { VersionsTab } from './VersionsTab';
 import { ReportAction } from './ReportAction';
-import { GetItem } from './GetItem';
+import { MirroredFrom } from './MirroredFrom';
+import { InstallButtonPending } from './InstallButtonPending';
+import { lazyPart } from './lazy-part';
 
-// The vendor's insight tabs carry charts and tables no visitor needs: their code loads when they open.
-const AnalyticsTab = lazy(() => import('./analytics/AnalyticsTab'));
-const ExceptionAnalyzerTab = lazy(() => import('./exceptions/ExceptionAnalyzerTab'));
-const CustomPagesTab = lazy(() => import('./custom-pages/CustomPagesTab'));
+// Each tab's code is a chunk of its own, so the page's first load carries the tab it shows only; the server
+// preloads the one it draws and the browser loads it before hydrating (lazyPart).
+const Overview = lazyPart(
+  () => import('./OverviewTab').then((module) => module.OverviewTab),
+  'src/pages/plugin/OverviewTab.tsx',
+);
+const Versions = lazyPart(
+  () => import('./VersionsTab').then((module) => module.VersionsTab),
+  'src/pages/plugin/VersionsTab.tsx',
+);
+const Reviews = lazyPart(
+  () => import('./ReviewsTab').then((module) => module.ReviewsTab),
+  'src/pages/plugin/ReviewsTab.tsx',
+);
+const Pricing = lazyPart(
+  () => import('./PricingTab').then((module) => module.PricingTab),
+  'src/pages/plugin/PricingTab.tsx',
+);
+const CustomPages = lazyPart(
+  () => import('./custom-pages/CustomPagesTab').then((module) => module.default),
+  'src/pages/plugin/custom-pages/CustomPagesTab.tsx',
+);
+// The tabs of the item's people, which the server never draws (it renders for a guest).
+const Sales = lazyPart(() => import('./SalesTab').then((module) => module.SalesTab));
+const Monetization = lazyPart(() => import('./MonetizationTab').then((module) => module.MonetizationTab));
+const Analytics = lazyPart(() => import('./analytics/AnalyticsTab').then((module) => module.default));
+const ExceptionAnalyzer = lazyPart(() =>
+  import('./exceptions/ExceptionAnalyzerTab').then((module) => module.default),
+);
+// The install button and the IDE bridge load once the page is drawn: the server's markup (the button as it
+// is before it knows of any IDE) stays until then.
+const Install = lazyPart(() => import('./ItemInstall').then((module) => module.ItemInstall));
 
 /** The tabs that exist (spec §2 lists more; those whose features are not built are not shown at all). */
 type TabKey =
@@ -52,6 +80,27 @@ const MANAGER_TABS: readonly { key: TabKey; label: string }[] = [
   { key: 'monetization', label: 'Monetization' },
   { key: 'exception-analyzer', label: 'Exception analyzer' },
 ];
+
+/** Each tab's code, and whether the tab shows HTML (SafeHtml: the browser sanitises it after a navigation). */
+const TAB_CODE: Record<TabKey, { load: () => Promise<unknown>; html?: boolean }> = {
+  '': { load: Overview.load, html: true },
+  versions: { load: Versions.load, html: true },
+  reviews: { load: Reviews.load },
+  pricing: { load: Pricing.load },
+  'custom-pages': { load: CustomPages.load, html: true },
+  sales: { load: Sales.load },
+  analytics: { load: Analytics.load },
+  monetization: { load: Monetization.load },
+  'exception-analyzer': { load: ExceptionAnalyzer.load },
+};
+
+/** Starts loading what a tab needs in the browser, before it is shown (a navigation, a link pointed at). */
+function loadTab(key: string): void {
+  const code = Object.hasOwn(TAB_CODE, key) ? TAB_CODE[key as TabKey] : undefined;
+  if (!code) return;
+  void code.load();
+  if (code.html) void loadSanitizer();
+}
 
 function tabsOf(plugin: Plugin, manages: boolean, hasPages = false): { key: TabKey; label: string }[] {
   return [
@@ -103,9 +152,17 @@ export default function PluginPage() {
     },
     [pluginId],
   );
+  const server = useServerRender();
+  // After a navigation the tab's code loads beside the item's data (a hydrated page has it already).
+  if (!server && !isHydrating()) loadTab(tab);
   const management = useManagement(pluginId);
   const customPages = usePublishedPages(pluginId);
-  usePageTitle(plugin.status === 'resolved' ? plugin.data.info.name : undefined);
+  const origin = useSiteOrigin();
+  usePageTitle(plugin.status === 'resolved' ? plugin.data.info.name : undefined, () =>
+    plugin.status === 'resolved'
+      ? itemHead(plugin.data, origin, page === undefined ? tab : `custom-pages/${page}`)
+      : {},
+  );
 
   if (pluginId === undefined || (plugin.status === 'rejected' && isNotFound(plugin.error)))
     return <NotFoundPage />;
@@ -139,6 +196,7 @@ export default function PluginPage() {
           <h1>{data.info.name}</h1>
           <p className="site-item__meta">
             {data.vendor.name ? <span>{data.vendor.name}</span> : null}
+            <MirroredFrom origin={data.mirroredFrom} />
             <span className="site-item__rating">
               <StarRating value={data.rating.meanRating} size="s" />
               <span>{data.rating.meanRating ? data.rating.meanRating.toFixed(1) : 'Not rated yet'}</span>
@@ -154,48 +212,51 @@ export default function PluginPage() {
           </p>
         </div>
         <div className="site-item__install">
-          <InstallButton
-            pluginXmlId={data.info.xmlId}
-            pluginUrl={`${location.origin}${base}`}
-            marketplaceUrl={location.origin}
-            whenNoIde={<GetItem versionsPath={`${base}/versions`} family={family} />}
-          />
+          <Suspense fallback={<InstallButtonPending />}>
+            <Install.Part
+              pluginXmlId={data.info.xmlId}
+              pluginUrl={`${origin}${base}`}
+              marketplaceUrl={origin}
+              versionsPath={`${base}/versions`}
+              family={family}
+            />
+          </Suspense>
           <ReportAction target={{ pluginId: data.id, family }} />
         </div>
       </header>
       <nav className="site-tabs" aria-label={`${itemNoun(family, { capitalised: true })} sections`}>
         {tabs.map(({ key, label }) => (
           // The custom-pages tab stays highlighted on its pages' own URLs (/custom-pages/{page-url}).
-          <NavLink key={key} to={key ? `${base}/${key}` : base} end={key !== 'custom-pages'}>
+          <NavLink
+            key={key}
+            to={key ? `${base}/${key}` : base}
+            end={key !== 'custom-pages'}
+            // The tab's code starts loading as the visitor points at it, so it opens as soon as clicked.
+            onPointerEnter={() => loadTab(key)}
+            onFocus={() => loadTab(key)}
+          >
             {label}
           </NavLink>
         ))}
       </nav>
       <div className="site-tab-panel">
-        {current.key === '' ? <OverviewTab plugin={data} /> : null}
-        {current.key === 'versions' ? <VersionsTab plugin={data} /> : null}
-        {current.key === 'reviews' ? (
-          <ReviewsTab plugin={data} onRatingChange={reload} canReply={management.status === 'yes'} />
-        ) : null}
-        {current.key === 'pricing' ? <PricingTab plugin={data} /> : null}
-        {current.key === 'sales' ? <SalesTab plugin={data} /> : null}
-        {current.key === 'monetization' && management.status === 'yes' ? (
-          <MonetizationTab plugin={data} monetization={management.monetization} />
-        ) : null}
-        {current.key === 'custom-pages' && customPages !== 'pending' ? (
-          <Suspense fallback={<PageLoading />}>
-            <CustomPagesTab plugin={data} pages={customPages} />
-          </Suspense>
-        ) : null}
-        {current.key === 'analytics' || current.key === 'exception-analyzer' ? (
-          <Suspense fallback={<PageLoading />}>
-            {current.key === 'analytics' ? (
-              <AnalyticsTab plugin={data} />
-            ) : (
-              <ExceptionAnalyzerTab plugin={data} />
-            )}
-          </Suspense>
-        ) : null}
+        <Suspense fallback={<PageLoading />}>
+          {current.key === '' ? <Overview.Part plugin={data} /> : null}
+          {current.key === 'versions' ? <Versions.Part plugin={data} /> : null}
+          {current.key === 'reviews' ? (
+            <Reviews.Part plugin={data} onRatingChange={reload} canReply={management.status === 'yes'} />
+          ) : null}
+          {current.key === 'pricing' ? <Pricing.Part plugin={data} /> : null}
+          {current.key === 'sales' ? <Sales.Part plugin={data} /> : null}
+          {current.key === 'monetization' && management.status === 'yes' ? (
+            <Monetization.Part plugin={data} monetization={management.monetization} />
+          ) : null}
+          {current.key === 'custom-pages' && customPages !== 'pending' ? (
+            <CustomPages.Part plugin={data} pages={customPages} />
+          ) : null}
+          {current.key === 'analytics' ? <Analytics.Part plugin={data} /> : null}
+          {current.key === 'exception-analyzer' ? <ExceptionAnalyzer.Part plugin={data} /> : null}
+        </Suspense>
       </div>
     </div>
   );

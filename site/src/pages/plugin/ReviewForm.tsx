@@ -1,6 +1,5 @@
 import type { CategoryStars, ReviewChanges } from '@marketplace/api-client';
-import { REVIEW_TEXT_MAX_LENGTH } from '@marketplace/api-contract';
-import { RATING_CATEGORIES } from '@marketplace/core';
+import { RATING_CATEGORIES, REVIEW_TEXT_MAX_LENGTH } from '@marketplace/core';
 import { StarRatingInput } from '@marketplace/ui';
 import { useState, type FormEvent } from 'react';
 import { RATING_CATEGORY_LABELS } from './review-labels';

@@ -1,6 +1,5 @@
 import type { Comment } from '@marketplace/api-client';
-import { REVIEW_TEXT_MAX_LENGTH } from '@marketplace/api-contract';
-import { formatDisplayDate } from '@marketplace/core';
+import { formatDisplayDate, REVIEW_TEXT_MAX_LENGTH } from '@marketplace/core';
 import { useToasts } from '@marketplace/ui';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';

@@ -3,6 +3,7 @@ import { ToastProvider } from '@marketplace/ui';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, stubFetch } from '../../test-support/fetch-stub';
 import { ReviewsTab } from './ReviewsTab';
 
 const VENDOR = 5;
@@ -59,51 +60,37 @@ beforeEach(() => {
     },
   ];
   vi.stubGlobal('confirm', () => true);
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      const method = init?.method ?? 'GET';
-      const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-      calls.push({ method, path: url.pathname, body });
-      const json = (status: number, value: unknown) =>
-        Promise.resolve(
-          new Response(status === 204 ? null : JSON.stringify(value), {
-            status,
-            headers: { 'content-type': 'application/json' },
-          }),
-        );
-      if (method !== 'GET' && failWrites) {
-        return json(failWrites.status, { type: 'error', message: failWrites.message });
-      }
-      if (method === 'GET' && url.pathname === '/api/comments') return json(200, [review(replies)]);
-      if (method === 'GET' && url.pathname.endsWith('/rating-granular')) return json(200, {});
-      const text = (body as { comment?: string } | undefined)?.comment ?? '';
-      if (method === 'POST' && url.pathname === '/api/comments/31/replies') {
-        const created = {
-          id: 72,
-          author: author(VENDOR, 'Dana Developer'),
-          comment: text,
-          cdate: Date.UTC(2026, 10, 2),
-        };
-        replies = [...replies, created];
-        return json(201, created);
-      }
-      const replyId = Number(/^\/api\/comments\/31\/replies\/(\d+)$/.exec(url.pathname)?.[1]);
-      if (method === 'PUT' && replyId) {
-        replies = replies.map((reply) => (reply.id === replyId ? { ...reply, comment: text } : reply));
-        return json(
-          200,
-          replies.find((reply) => reply.id === replyId),
-        );
-      }
-      if (method === 'DELETE' && replyId) {
-        replies = replies.filter((reply) => reply.id !== replyId);
-        return json(204, null);
-      }
-      return json(404, { message: 'Not here' });
-    }),
-  );
+  stubFetch(({ url, method, body }) => {
+    calls.push({ method, path: url.pathname, body });
+    if (method !== 'GET' && failWrites) {
+      return jsonResponse(failWrites.status, { type: 'error', message: failWrites.message });
+    }
+    if (method === 'GET' && url.pathname === '/api/comments') return jsonResponse(200, [review(replies)]);
+    if (method === 'GET' && url.pathname.endsWith('/rating-granular')) return jsonResponse(200, {});
+    const text = (body as { comment?: string } | undefined)?.comment ?? '';
+    if (method === 'POST' && url.pathname === '/api/comments/31/replies') {
+      const created = {
+        id: 72,
+        author: author(VENDOR, 'Dana Developer'),
+        comment: text,
+        cdate: Date.UTC(2026, 10, 2),
+      };
+      replies = [...replies, created];
+      return jsonResponse(201, created);
+    }
+    const replyId = Number(/^\/api\/comments\/31\/replies\/(\d+)$/.exec(url.pathname)?.[1]);
+    if (method === 'PUT' && replyId) {
+      replies = replies.map((reply) => (reply.id === replyId ? { ...reply, comment: text } : reply));
+      return jsonResponse(
+        200,
+        replies.find((reply) => reply.id === replyId),
+      );
+    }
+    if (method === 'DELETE' && replyId) {
+      replies = replies.filter((reply) => reply.id !== replyId);
+      return jsonResponse(204, null);
+    }
+  });
 });
 
 afterEach(() => {
@@ -151,7 +138,7 @@ describe('replies to reviews', () => {
     expect(within(shown).getByText('Write a reply first.')).toBeTruthy();
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
 
-    fireEvent.change(field, { target: { value: '  Glad you like it.  ' } });
+    fireEvent.input(field, { target: { value: '  Glad you like it.  ' } });
     fireEvent.click(within(shown).getByRole('button', { name: 'Post reply' }));
     await screen.findByText('Your reply is posted');
     expect(calls.find((call) => call.method === 'POST')).toMatchObject({
@@ -173,7 +160,7 @@ describe('replies to reviews', () => {
     fireEvent.click(within(shown).getByRole('button', { name: 'Edit reply' }));
     const field = within(shown).getByLabelText('Edit your reply') as HTMLTextAreaElement;
     expect(field.value).toBe('Thanks! Try the theme-aware palette.');
-    fireEvent.change(field, { target: { value: 'Thanks! Version 2.1 follows your theme.' } });
+    fireEvent.input(field, { target: { value: 'Thanks! Version 2.1 follows your theme.' } });
     fireEvent.click(within(shown).getByRole('button', { name: 'Save reply' }));
     await screen.findByText('Your reply is updated');
     expect(calls.find((call) => call.method === 'PUT')).toMatchObject({
@@ -195,7 +182,7 @@ describe('replies to reviews', () => {
     renderTab(true);
     const shown = await theReview();
     fireEvent.click(within(shown).getByRole('button', { name: 'Reply' }));
-    fireEvent.change(within(shown).getByLabelText('Reply to Vic Visitor'), { target: { value: 'Hello' } });
+    fireEvent.input(within(shown).getByLabelText('Reply to Vic Visitor'), { target: { value: 'Hello' } });
     fireEvent.click(within(shown).getByRole('button', { name: 'Post reply' }));
     const toast = await screen.findByText('Only the plugin’s developers may reply.');
     expect(toast).toBeTruthy();

@@ -6,6 +6,7 @@ import { api } from '../../lib/api';
 import { errorText } from '../../lib/errors';
 import { useLoad } from '../../lib/use-load';
 import { VerificationForManagers } from '../verification/VerificationPanel';
+import { VersionSignature } from './VersionSignature';
 
 function channelLabel(channel: string): string {
   return channel === '' ? 'Stable' : channel;
@@ -64,6 +65,7 @@ export function VersionsTab({ plugin }: { plugin: Plugin }) {
                 <th scope="col">
                   {downloadWording(plugin.info.family, { plural: true, capitalised: true })}
                 </th>
+                <th scope="col">Signature</th>
                 <th scope="col">File</th>
               </tr>
             </thead>
@@ -87,6 +89,9 @@ export function VersionsTab({ plugin }: { plugin: Plugin }) {
                   </td>
                   <td>{formatDisplayDate(version.cdate)}</td>
                   <td>{formatNumber(version.downloads)}</td>
+                  <td>
+                    <VersionSignature signature={version.signature} />
+                  </td>
                   <td>
                     <a href={version.downloadUrl} download>
                       Download ({sizeText(version.size)})

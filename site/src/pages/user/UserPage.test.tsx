@@ -4,6 +4,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import UserPage from './UserPage';
+import { pluginSummaryFixture } from '../../test-support/plugin-summary';
 
 let families: ProductFamily[] = [];
 const paged = <T,>(data: T) => Promise.resolve({ data, links: {} });
@@ -18,24 +19,13 @@ vi.mock('../../lib/api', () => ({
 afterEach(cleanup);
 
 function summary(id: number, family: ProductFamily): PluginSummary {
-  return {
-    id,
-    xmlId: `com.example.${id}`,
-    name: `Item ${id}`,
-    link: `/plugin/${id}`,
+  return pluginSummaryFixture(id, {
     family,
     preview: 'Does things.',
-    icon: '',
     downloads: 10,
     rating: 4,
-    pricingModel: 'FREE',
     vendor: { name: 'Acme', url: '' },
-    tags: [],
-    isTheme: false,
-    cdate: 0,
-    updateDate: 0,
-    downloadStatistics: [],
-  };
+  });
 }
 
 function renderAuthor() {

@@ -44,7 +44,10 @@ export default function UserPage() {
         : api.getUserComments(id, { page: commentsPage, size: COMMENTS_PAGE_SIZE }, { signal }),
     [id, commentsPage],
   );
-  usePageTitle(user.status === 'resolved' ? user.data.name || user.data.login : undefined);
+  const userName = user.status === 'resolved' ? user.data.name || user.data.login : undefined;
+  usePageTitle(userName, {
+    description: `The items ${userName} publishes on the marketplace and the reviews they wrote.`,
+  });
   // The list is called by its family's plural when every item shown is of one family ('Courses'), else 'Items'.
   const listFamily = plugins.status === 'resolved' ? sharedFamily(plugins.data.data) : undefined;
   const listNoun = itemNoun(listFamily, { plural: true, capitalised: true });

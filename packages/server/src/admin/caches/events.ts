@@ -56,10 +56,13 @@ export class CacheEventFollower extends CatalogueFollower<{ events: CacheEvent[]
     super(db, { ...options, lookEveryMs: 0 });
   }
 
-  /** Looks for new events now and acts on them; resolves once done. */
+  /**
+   * Looks for new events now and acts on them; resolves once done. A look already under way when another
+   * node's notification arrives may have begun before that event committed, so this waits for a look that
+   * begins after the call (sharing the running one would leave the event to the next timer tick).
+   */
   async hear(): Promise<void> {
-    await this.upToDate();
-    await this.close();
+    await this.catchUp();
   }
 
   protected async readChanges(

@@ -5,6 +5,8 @@ import { applyScheduledPriceChanges } from '../../commerce';
 import { rollUpStatistics } from '../../insight';
 import { publishingOptionsFromEnv, sweepOrphans } from '../../publishing';
 import { verificationOptionsFromEnv, workVerificationQueue } from '../../verification';
+import { scanOptionsFromEnv, workScanQueue } from '../../trust/scanning';
+import { mirrorOptionsFromEnv, syncMirrors } from '../../trust/mirror';
 import type { SchedulerOptions } from './options';
 import type { RecurringJob } from './types';
 
@@ -41,6 +43,15 @@ export function recurringJobs(app: FastifyInstance, options: SchedulerOptions): 
       intervalMs: verificationOptionsFromEnv().workerIntervalMs,
       setting: 'VERIFICATION_INTERVAL_SECONDS',
       run: () => workVerificationQueue(app),
+    },
+    {
+      id: 'trust-scan',
+      title: 'Scan queue',
+      description:
+        'Scans the uploaded versions waiting in the queue (known malware, secrets, native code and scripts out of place, look-alikes) before they are offered.',
+      intervalMs: scanOptionsFromEnv().intervalMs,
+      setting: 'SCAN_INTERVAL_SECONDS',
+      run: () => workScanQueue(app),
     },
     {
       id: 'orphan-sweep',
@@ -81,6 +92,15 @@ export function recurringJobs(app: FastifyInstance, options: SchedulerOptions): 
         });
         return 'Rebuilt the search index of this server and asked the other servers to rebuild theirs.';
       },
+    },
+    {
+      id: 'trust-mirror',
+      title: 'Mirror sync',
+      description:
+        'Syncs the mirrored marketplaces that are due: new versions fetched, verified and imported byte for byte.',
+      intervalMs: mirrorOptionsFromEnv().jobIntervalMs,
+      setting: 'MIRROR_INTERVAL_SECONDS',
+      run: (context) => syncMirrors(app, context),
     },
   ];
 }

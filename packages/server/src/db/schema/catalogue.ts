@@ -85,6 +85,16 @@ export type BlockState = (typeof BLOCK_STATES)[number];
 /** 'blocked' (migration 0082): chosen by an administrator's partial block; back to 'approved' on unblock. */
 export const VERSION_APPROVAL_STATES = ['pending', 'approved', 'rejected', 'blocked'] as const;
 export type VersionApprovalState = (typeof VERSION_APPROVAL_STATES)[number];
+/** Where a version stands with its scan (migration 0092, src/trust/scanning); see the migration for each. */
+export const VERSION_SCAN_STATES = [
+  'unscanned',
+  'pending',
+  'passed',
+  'quarantined',
+  'released',
+  'rejected',
+] as const;
+export type VersionScanState = (typeof VERSION_SCAN_STATES)[number];
 export const PLUGIN_LINK_KINDS = ['donation', 'custom_contact'] as const;
 export type PluginLinkKind = (typeof PLUGIN_LINK_KINDS)[number];
 
@@ -119,9 +129,15 @@ export const plugins = pgTable(
     blockState: text('block_state', { enum: BLOCK_STATES }).notNull().default('none'),
     hidden: boolean('hidden').notNull().default(false),
     modificationAllowed: boolean('modification_allowed').notNull().default(true),
-    /** Shown in public listings: published, approved, not blocked (a partial block hides versions only), not hidden. */
+    /** Every version is held by its scan (pending, quarantined, rejected): kept by triggers (migration 0092). */
+    scanHeld: boolean('scan_held').notNull().default(false),
+    /**
+     * Shown in public listings: published, approved, not blocked (a partial block hides versions only), not
+     * hidden, and not held back by the scans of all its versions.
+     */
     listed: boolean('listed').generatedAlwaysAs(
-      sql`lifecycle_state = 'published' AND approved AND block_state IN ('none', 'partial') AND NOT hidden`,
+      sql`lifecycle_state = 'published' AND approved AND block_state IN ('none', 'partial') AND NOT hidden
+  AND NOT scan_held`,
     ),
     downloads: bigint('downloads', { mode: 'number' }).notNull().default(0),
     ratingCount: integer('rating_count').notNull().default(0),
@@ -337,6 +353,8 @@ const versionColumns = {
   productReleaseDate: date('product_release_date', { mode: 'string' }),
   productReleaseVersion: integer('product_release_version'),
   productOptional: boolean('product_optional'),
+  /** Where the version stands with its scan (migration 0092): only unscanned, passed and released are offered. */
+  scanState: text('scan_state', { enum: VERSION_SCAN_STATES }).notNull().default('unscanned'),
 };
 
 export const pluginVersions = pgTable('plugin_versions', versionColumns, (table) => [
@@ -348,6 +366,9 @@ export const pluginVersions = pgTable('plugin_versions', versionColumns, (table)
     table.id.desc(),
   ),
   index('plugin_versions_file_hash_idx').on(table.fileHash),
+  index('plugin_versions_scan_held_idx')
+    .on(table.pluginId, table.id)
+    .where(sql`scan_state IN ('pending', 'quarantined', 'rejected')`),
 ]);
 
 /** The newest approved, visible version of each plugin in each channel. */

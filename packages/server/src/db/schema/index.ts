@@ -11,3 +11,6 @@ export * from './features';
 export * from './admin-caches';
 export * from './featured';
 export * from './trust';
+export * from './scanning';
+export * from './signatures';
+export * from './mirrors';

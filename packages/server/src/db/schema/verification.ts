@@ -1,37 +1,20 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, primaryKey, serial, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { leaseQueueColumns } from '../lease-queue-columns';
 import { plugins, pluginVersions, users } from './catalogue';
 
-// Mirrors src/db/migrations/0070_verification.sql column for column (checks live in the SQL).
+// Mirrors src/db/migrations/0070_verification.sql column for column (checks live in the SQL). verification_jobs
+// is a lease queue's table: its columns are those of src/db/lease-queue-columns.ts.
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-export const verificationJobs = pgTable(
-  'verification_jobs',
-  {
-    id: serial('id').primaryKey(),
-    versionId: integer('version_id')
-      .notNull()
-      .references(() => pluginVersions.id, { onDelete: 'cascade' }),
-    state: text('state').$type<'queued' | 'running' | 'done' | 'failed'>().notNull().default('queued'),
-    attempts: integer('attempts').notNull().default(0),
-    maxAttempts: integer('max_attempts').notNull().default(3),
-    availableAt: timestamptz('available_at').notNull().defaultNow(),
-    leaseOwner: text('lease_owner'),
-    leaseExpiresAt: timestamptz('lease_expires_at'),
-    lastError: text('last_error'),
-    requestedBy: integer('requested_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamptz('created_at').notNull().defaultNow(),
-    finishedAt: timestamptz('finished_at'),
-  },
-  (table) => [
-    index('verification_jobs_claim_idx')
-      .on(table.availableAt, table.id)
-      .where(sql`state IN ('queued', 'running')`),
-    index('verification_jobs_version_idx').on(table.versionId, table.id.desc()),
-    index('verification_jobs_created_idx').on(table.createdAt.desc(), table.id.desc()),
-  ],
-);
+export const verificationJobs = pgTable('verification_jobs', leaseQueueColumns(), (table) => [
+  index('verification_jobs_claim_idx')
+    .on(table.availableAt, table.id)
+    .where(sql`state IN ('queued', 'running')`),
+  index('verification_jobs_version_idx').on(table.versionId, table.id.desc()),
+  index('verification_jobs_created_idx').on(table.createdAt.desc(), table.id.desc()),
+]);
 
 export const verifications = pgTable(
   'verifications',

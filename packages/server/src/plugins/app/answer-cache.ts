@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { CONSENT_COOKIE, consentFromCookies } from '@marketplace/core';
 import { CORS_HEADERS } from '../external/cors';
 
 /** Answers smaller than this are sent as they are (the compression plugin uses the same threshold). */
@@ -36,16 +37,46 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
     .some((candidate) => candidate === '*' || candidate === wanted);
 }
 
-/** A visitor's own view (signed in) is never shared with others or stored by proxies. */
+/** Whether a Cookie header holds a cookie other than the consent banner's choice. */
+function hasCookieBesidesConsent(cookieHeader: string | undefined): boolean {
+  if (cookieHeader === undefined) return false;
+  return cookieHeader.split(';').some((part) => {
+    const name = part.split('=', 1)[0]?.trim() ?? '';
+    return name !== '' && name !== CONSENT_COOKIE;
+  });
+}
+
+/**
+ * A visitor's own view (signed in) is never shared with others or stored by proxies. The consent choice
+ * (`mp_consent`) alone does not make a request personal: nobody signs in with it (the API takes bearer
+ * tokens), and a page's only difference for it, the consent banner, is part of the kept page's key
+ * ({@link hasConsentChoice}). Any other cookie still does, to be safe.
+ */
 export function isPersonalRequest(headers: IncomingHttpHeaders): boolean {
-  return headers.authorization !== undefined || headers.cookie !== undefined;
+  return headers.authorization !== undefined || hasCookieBesidesConsent(headers.cookie);
+}
+
+/**
+ * Whether the request carries a consent choice: a server-rendered page is then drawn without the consent
+ * banner (site-hosting), so its HTML differs from the one drawn for a visitor who has not chosen.
+ */
+export function hasConsentChoice(headers: IncomingHttpHeaders): boolean {
+  return consentFromCookies(headers.cookie) !== undefined;
 }
 
 /**
  * The request headers a public answer varies with: the encoding (it may be sent compressed, even when this
- * request did not ask for it) and those that make it personal (see isPersonalRequest).
+ * request did not ask for it), those that make it personal (see isPersonalRequest) and the cookie that draws
+ * a page with or without the consent banner.
  */
 export const VARY_HEADERS = ['accept-encoding', 'authorization', 'cookie'] as const;
+
+/** Added to the address of a page drawn for a visitor who has made the consent choice (no banner in it). */
+const CONSENT_CHOSEN_KEY = '\u0000consent-chosen';
+
+function isPage(contentType: string): boolean {
+  return contentType.startsWith('text/html');
+}
 
 /** A Vary header value with `names` added to what it already holds (each name once, any case). */
 export function withVary(current: unknown, names: readonly string[]): string {
@@ -70,6 +101,12 @@ export class AnswerCache {
   misses = 0;
   /** When it was last emptied (or made). */
   clearedAt = Date.now();
+  /**
+   * How many times it was emptied. A request notes it when it starts ({@link keep} takes it back): an answer
+   * made by a request that started before a clear may hold what the clear was for (a blocked item read just
+   * before the block), so it is not kept.
+   */
+  clears = 0;
   /** The route of the answer {@link serveRaw} last sent, read right after it returns true. */
   lastRoute: string | undefined;
 
@@ -136,6 +173,38 @@ export class AnswerCache {
     this.answers.clear();
     this.bytes = 0;
     this.clearedAt = Date.now();
+    this.clears++;
+  }
+
+  /**
+   * The key of the answer kept for a request to `url`: the address, but a page (HTML) drawn for a visitor
+   * who has made the consent choice is kept apart from the one drawn with the banner. Other answers (JSON)
+   * do not depend on the choice and are shared by everyone who is not signed in.
+   */
+  private keyFor(url: string, headers: IncomingHttpHeaders): string {
+    if (!hasConsentChoice(headers)) return url;
+    const kept = this.answers.get(url);
+    return kept && !isPage(kept.contentType) ? url : url + CONSENT_CHOSEN_KEY;
+  }
+
+  /** The kept answer for a public (not personal) request, if fresh (see {@link get}). */
+  lookup(url: string, headers: IncomingHttpHeaders): CachedAnswer | undefined {
+    return this.get(this.keyFor(url, headers));
+  }
+
+  /**
+   * Keeps the answer a public request made, unless the cache was emptied since the request started
+   * (`clearsAtStart`, the value of {@link clears} then).
+   */
+  keep(
+    url: string,
+    headers: IncomingHttpHeaders,
+    answer: Omit<CachedAnswer, 'expiresAt'>,
+    clearsAtStart: number,
+  ): void {
+    if (clearsAtStart !== this.clears) return;
+    const key = isPage(answer.contentType) && hasConsentChoice(headers) ? url + CONSENT_CHOSEN_KEY : url;
+    this.set(key, answer);
   }
 
   private forget(url: string): void {
@@ -153,7 +222,8 @@ export class AnswerCache {
   serveRaw(request: IncomingMessage, response: ServerResponse): boolean {
     if (request.method !== 'GET' || request.url === undefined || isPersonalRequest(request.headers))
       return false;
-    const answer = this.get(request.url);
+    const key = this.keyFor(request.url, request.headers);
+    const answer = this.get(key);
     if (!answer) return false;
     this.hits++;
     this.lastRoute = answer.route;
@@ -174,14 +244,14 @@ export class AnswerCache {
       if (/\bbr\b/.test(accepted)) {
         if (!answer.brotli) {
           answer.brotli = brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } });
-          if (this.answers.get(request.url) === answer) this.bytes += answer.brotli.length;
+          if (this.answers.get(key) === answer) this.bytes += answer.brotli.length;
         }
         body = answer.brotli;
         encoding = 'br';
       } else if (/\bgzip\b/.test(accepted)) {
         if (!answer.gzip) {
           answer.gzip = gzipSync(body, { level: 6 });
-          if (this.answers.get(request.url) === answer) this.bytes += answer.gzip.length;
+          if (this.answers.get(key) === answer) this.bytes += answer.gzip.length;
         }
         body = answer.gzip;
         encoding = 'gzip';

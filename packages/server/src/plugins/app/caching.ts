@@ -22,6 +22,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Forgets every answer this process keeps; called after any change to the catalogue. */
     forgetCachedAnswers(): void;
+    /**
+     * The kept answers' generation: it changes whenever they are forgotten. Something kept beside them (the
+     * rendered home page) is good while the generation it was made in lasts, and for as long as they are.
+     */
+    cachedAnswersGeneration(): { clears: number; ttlMs: number };
   }
 }
 
@@ -56,8 +61,11 @@ export default fp(
   async function caching(app: FastifyInstance, options: CachingOptions) {
     const { answers } = options;
     const replayed = new WeakSet<FastifyReply>();
+    /** The answer cache's clear count when each request started (see AnswerCache.clears). */
+    const clearsAtStart = new WeakMap<FastifyRequest, number>();
 
     app.decorate('forgetCachedAnswers', () => answers.clear());
+    app.decorate('cachedAnswersGeneration', () => ({ clears: answers.clears, ttlMs: answers.ttlMs }));
     // Plugin tests assemble the app without the performance plugin, and so without the caches' registry.
     if (app.hasDecorator('caches'))
       app.caches.register({
@@ -82,8 +90,10 @@ export default fp(
     // Requests the HTTP server's raw fast path did not take (HEAD, injected requests) are replayed here.
     if (answers.enabled) {
       app.addHook('onRequest', async (request, reply) => {
+        // Noted before anything is read: an answer is kept only if no change cleared the cache meanwhile.
+        clearsAtStart.set(request, answers.clears);
         if (request.method !== 'GET' || isPersonalRequest(request.headers)) return;
-        const answer = answers.get(request.url);
+        const answer = answers.lookup(request.url, request.headers);
         if (!answer) return;
         answers.hits++;
         replayed.add(reply);
@@ -119,19 +129,25 @@ export default fp(
       }
       const etag = strongEtag(payload);
       reply.header('etag', etag).header('cache-control', answers.cacheControl);
-      if (answers.enabled && request.method === 'GET') {
+      const startedAt = clearsAtStart.get(request);
+      if (answers.enabled && request.method === 'GET' && startedAt !== undefined) {
         const extraHeaders: Record<string, string> = {};
         for (const name of REPLAYED_HEADERS) {
           const value = reply.getHeader(name);
           if (value !== undefined) extraHeaders[name] = String(value);
         }
-        answers.set(request.url, {
-          body: Buffer.isBuffer(payload) ? payload : Buffer.from(payload),
-          etag,
-          contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
-          extraHeaders,
-          ...(reply.routeOptions.url === undefined ? {} : { route: reply.routeOptions.url }),
-        });
+        answers.keep(
+          request.url,
+          request.headers,
+          {
+            body: Buffer.isBuffer(payload) ? payload : Buffer.from(payload),
+            etag,
+            contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
+            extraHeaders,
+            ...(reply.routeOptions.url === undefined ? {} : { route: reply.routeOptions.url }),
+          },
+          startedAt,
+        );
       }
       if (etagMatches(request.headers['if-none-match'], etag)) {
         reply.code(304);

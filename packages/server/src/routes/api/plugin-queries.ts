@@ -10,8 +10,10 @@ import type {
   GranularRatingBody,
   PluginBody,
   PluginBundleRefBody,
+  MirroredFromBody,
   PluginLifecycleBody,
   PluginVersionBody,
+  VersionSignatureBody,
   RatingBody,
 } from '@marketplace/api-contract';
 import { sql } from 'drizzle-orm';
@@ -81,6 +83,8 @@ interface PluginRow {
   products: IdeProductKey[];
   star_votes: Record<string, number> | null;
   lifecycle: PluginLifecycleBody | null;
+  /** Set for items mirrored from another marketplace (src/trust/mirror). */
+  mirrored_from: { url: string; original_url: string } | null;
 }
 
 /** The id of the plugin if this viewer may see it, else undefined (absent and hidden look the same). */
@@ -139,6 +143,8 @@ export async function loadPlugin(
         (SELECT json_object_agg(r.rating, r.count) FROM (SELECT rv.rating, count(*)::int AS count
           FROM reviews rv JOIN users u ON u.id = rv.author_id WHERE rv.plugin_id = p.id AND NOT u.banned
           GROUP BY rv.rating) r) AS star_votes,
+        (SELECT json_build_object('url', m.mirrored_from, 'original_url', m.original_url)
+          FROM mirrored_plugins m WHERE m.plugin_id = p.id) AS mirrored_from,
         ${pluginLifecycleColumns(viewer)}
       FROM plugins p LEFT JOIN vendors v ON v.id = p.vendor_id
       WHERE p.id = ${id} AND ${pluginVisibleTo(viewer)}`,
@@ -224,7 +230,19 @@ export async function loadPlugin(
     downloadStatistics: chart?.downloadStatistics ?? [],
     // Its developers and administrators see where it is in its lifecycle; nobody else learns of a draft.
     ...(row.lifecycle ? { lifecycle: toPluginLifecycle(row.lifecycle) } : {}),
+    ...(row.mirrored_from ? { mirroredFrom: mirroredFromOf(row.mirrored_from) } : {}),
   };
+}
+
+/** Where a mirrored item came from, with the host the item page names ("Mirrored from <host>"). */
+function mirroredFromOf(origin: { url: string; original_url: string }): MirroredFromBody {
+  let host = origin.url;
+  try {
+    host = new URL(origin.url).host;
+  } catch {
+    // An address stored before it was checked is shown as it is.
+  }
+  return { host, url: origin.url, originalUrl: origin.original_url };
 }
 
 export async function loadCompatibleProducts(db: Queryable, pluginId: number): Promise<IdeProductKey[]> {
@@ -348,7 +366,12 @@ export function downloadPath(updateId: number): string {
   return `/plugin/download?updateId=${updateId}`;
 }
 
-export function toPluginVersion(row: VersionRow, publicUrl: string): PluginVersionBody {
+/** `signature`: what the upload found and did (trust's loadVersionSignatures); null when it has no record. */
+export function toPluginVersion(
+  row: VersionRow,
+  publicUrl: string,
+  signature: VersionSignatureBody | null = null,
+): PluginVersionBody {
   return {
     id: row.id,
     pluginId: row.plugin_id,
@@ -364,6 +387,7 @@ export function toPluginVersion(row: VersionRow, publicUrl: string): PluginVersi
     fileName: row.file_name,
     dependencies: row.dependencies,
     downloadUrl: publicUrl + downloadPath(row.id),
+    signature,
   };
 }
 

@@ -16,6 +16,7 @@ import { viewerOf, type Viewer } from '../../search/sql';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../plugins/app/errors';
+import { loadVersionSignatures } from '../../trust/signature-requirements';
 import { setPageLinks } from '../pagination';
 import {
   findVisiblePluginId,
@@ -179,7 +180,11 @@ const pluginRoutes: FastifyPluginAsyncTypebox = async (app) => {
         size,
       });
       setPageLinks(request, reply, page, size, total);
-      return rows.map((row) => toPluginVersion(row, app.config.publicUrl));
+      const signatures = await loadVersionSignatures(
+        app.db,
+        rows.map((row) => row.id),
+      );
+      return rows.map((row) => toPluginVersion(row, app.config.publicUrl, signatures.get(row.id) ?? null));
     },
   );
 
@@ -215,7 +220,8 @@ const pluginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const row = await loadVersion(app.db, request.params.id, viewerOf(request));
       if (!row)
         throw new ApiError('notFound', `Version ${request.params.id} does not exist or is not available.`);
-      return toPluginVersion(row, app.config.publicUrl);
+      const signatures = await loadVersionSignatures(app.db, [row.id]);
+      return toPluginVersion(row, app.config.publicUrl, signatures.get(row.id) ?? null);
     },
   );
 };

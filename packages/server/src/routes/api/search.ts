@@ -73,6 +73,8 @@ const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
           name: plugin.name,
           xmlId: plugin.xml_id,
           link: pluginPagePath(plugin.id, plugin.name),
+          family: plugin.family,
+          isTheme: plugin.is_theme,
         })),
         tags: found.tags.map((tag) => ({ id: tag.id, name: tag.name, link: tagSearchPath(tag.name) })),
       };

@@ -132,11 +132,13 @@ const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (url === undefined) throw new Error(`No download address for the stored file ${row.file_hash}.`);
       return reply.code(302).header('location', url).header('cache-control', 'no-store').send();
     }
+    // Repr-Digest: the archive's SHA-256 (RFC 9530), so a mirror of this marketplace can check what it received.
     return reply
       .type(contentType)
       .header('content-length', String(file.size))
       .header('content-disposition', contentDisposition(row.xml_id, row.version, row.file_name))
       .header('x-content-type-options', 'nosniff')
+      .header('repr-digest', `sha-256=:${Buffer.from(row.file_hash, 'hex').toString('base64')}:`)
       .send(file.stream);
   }
 

@@ -1,5 +1,5 @@
 import type { Plugin, PublishedPageList } from '@marketplace/api-client';
-import { buildPageTree, type PageTreeNode, type TocEntry } from '@marketplace/core';
+import { buildPageTree, type PageTreeNode } from '@marketplace/core';
 import { Link, useParams } from 'react-router';
 import { PageLoading } from '../../../components/PageLoading';
 import { SafeHtml } from '../../../components/SafeHtml';
@@ -7,6 +7,7 @@ import { api } from '../../../lib/api';
 import { errorText, isNotFound } from '../../../lib/errors';
 import { usePageTitle } from '../../../lib/page-title';
 import { useLoad } from '../../../lib/use-load';
+import { TableOfContents } from './TableOfContents';
 
 type PageEntry = PublishedPageList[number];
 
@@ -34,23 +35,6 @@ function PageTree({
         </li>
       ))}
     </ul>
-  );
-}
-
-export function TableOfContents({ toc }: { toc: readonly TocEntry[] }) {
-  if (toc.length === 0) return null;
-  const top = Math.min(...toc.map((entry) => entry.level));
-  return (
-    <nav className="site-custom-pages__toc" aria-label="Table of contents">
-      <h2>Contents</h2>
-      <ul>
-        {toc.map((entry) => (
-          <li key={entry.anchor} style={{ paddingInlineStart: `${(entry.level - top) * 1}rem` }}>
-            <a href={`#${entry.anchor}`}>{entry.text}</a>
-          </li>
-        ))}
-      </ul>
-    </nav>
   );
 }
 
