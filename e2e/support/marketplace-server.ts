@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,8 @@ import { repositoryRoot } from './paths';
 export interface RunningMarketplace {
   /** `http://127.0.0.1:<port>` */
   origin: string;
+  /** True when it started on a copy of the global set-up's data folder (demo-template.ts): passwords set. */
+  fromTemplate: boolean;
   /** Runs the `mp` command against this server's data folder (while it runs) and returns what it printed. */
   mp(args: readonly string[]): string;
   close(): Promise<void>;
@@ -42,17 +44,30 @@ async function waitUntilAnswering(origin: string, child: ChildProcess, output: (
   throw new Error(`The marketplace server did not answer at ${origin} within 120 s:\n${output()}`);
 }
 
+/** Where the e2e global set-up (demo-template.ts) tells the test files' processes its template folder is. */
+export const DEMO_TEMPLATE_VARIABLE = 'E2E_DEMO_DATA_TEMPLATE';
+
+export interface StartOptions {
+  /** Start on this (new) folder and leave it in place when stopped, instead of a temporary one removed after. */
+  keepDataDir?: string;
+}
+
 /**
  * Starts the real server the way `pnpm start` does (the server package's start script), on a free port with
- * a fresh data folder and the demo catalogue, and stops it (with its process group) afterwards.
+ * a fresh data folder and the demo catalogue, and stops it (with its process group) afterwards. Under the
+ * e2e global set-up the folder starts as a copy of the template it made (E2E_DEMO_DATA_TEMPLATE): the state
+ * a first start leaves, made once per run.
  */
-export async function startMarketplace(): Promise<RunningMarketplace> {
+export async function startMarketplace(options: StartOptions = {}): Promise<RunningMarketplace> {
   const manifest = JSON.parse(await readFile(join(serverDir, 'package.json'), 'utf8')) as {
     scripts?: Record<string, string>;
   };
   const startScript = manifest.scripts?.start;
   if (!startScript) throw new Error('packages/server/package.json has no "start" script to run.');
-  const dataDir = await mkdtemp(join(tmpdir(), 'marketplace-e2e-'));
+  const template = options.keepDataDir ? undefined : process.env[DEMO_TEMPLATE_VARIABLE];
+  const dataDir = options.keepDataDir ?? (await mkdtemp(join(tmpdir(), 'marketplace-e2e-')));
+  if (options.keepDataDir) await mkdir(dataDir, { recursive: true });
+  if (template) await cp(template, dataDir, { recursive: true });
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const env = {
@@ -97,7 +112,7 @@ export async function startMarketplace(): Promise<RunningMarketplace> {
       clearTimeout(forced);
     }
     signalGroup('SIGKILL');
-    await rm(dataDir, { recursive: true, force: true });
+    if (!options.keepDataDir) await rm(dataDir, { recursive: true, force: true });
   };
 
   try {
@@ -112,5 +127,5 @@ export async function startMarketplace(): Promise<RunningMarketplace> {
       throw new Error(`mp ${args.slice(0, 2).join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
     return result.stdout;
   };
-  return { origin, mp, close: stop };
+  return { origin, fromTemplate: template !== undefined, mp, close: stop };
 }

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { delimiter, join } from 'node:path';
+import { DEMO_PASSWORDS } from '../../support/demo-template';
 import { startMarketplace } from '../../support/marketplace-server';
 import { repositoryRoot } from '../../support/paths';
 
@@ -36,18 +37,17 @@ export interface SiteServer {
 
 /**
  * Starts the server as `pnpm start` does (e2e/support's startMarketplace: a free port, a fresh data folder, the
- * demo catalogue) and gives the demo accounts known passwords through the `mp users` command.
+ * demo catalogue) with the demo accounts' passwords known (DEMO_PASSWORDS, set through the `mp users` command).
  */
 export async function startSiteServer(): Promise<SiteServer> {
   const marketplace = await startMarketplace();
   try {
-    const passwords = {
-      admin: 'e2e-admin-pass',
-      developer: 'e2e-developer-pass',
-      visitor: 'e2e-visitor-pass',
-    };
-    for (const [login, password] of Object.entries(passwords)) {
-      marketplace.mp(['users', 'set-password', '--login', login, '--password', password]);
+    const passwords = { ...DEMO_PASSWORDS };
+    // A copy of the global set-up's template has them already.
+    if (!marketplace.fromTemplate) {
+      for (const [login, password] of Object.entries(passwords)) {
+        marketplace.mp(['users', 'set-password', '--login', login, '--password', password]);
+      }
     }
     const createToken = (login: string, scope: 'upload' | 'manage') =>
       marketplace.mp(['tokens', 'create', '--login', login, '--scope', scope]).trim();
