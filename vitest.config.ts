@@ -3,6 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     reporters: ['default', './tooling/summary-reporter.ts'],
+    // Vitest's default on two cores is one worker; the files wait on databases, child servers and timers
+    // often enough that two keep both cores busy. The browser tests (e2e: fileParallelism false) still run
+    // one at a time, after the rest.
+    maxWorkers: 2,
     projects: [
       'packages/*/vitest.config.ts',
       'site/vitest.config.{ts,mts}',

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_TEMPLATE_VARIABLE, startMarketplace } from './marketplace-server';
@@ -21,12 +21,25 @@ export default async function prepareDemoTemplate(): Promise<() => Promise<void>
   const parent = await mkdtemp(join(tmpdir(), 'marketplace-e2e-template-'));
   const dataDir = join(parent, 'data');
   const marketplace = await startMarketplace({ keepDataDir: dataDir });
+  let stoppedCleanly = false;
   try {
     for (const [login, password] of Object.entries(DEMO_PASSWORDS)) {
       marketplace.mp(['users', 'set-password', '--login', login, '--password', password]);
     }
   } finally {
-    await marketplace.close();
+    // A copy is only as good as the stop: a server killed mid-write leaves its database lock, its local
+    // channel's socket and possibly a half-written database. The set-up runs while other tests load both
+    // cores, so it gets a long grace, and fails rather than hand the files a broken copy.
+    stoppedCleanly = await marketplace.close(120_000);
+  }
+  const leftovers = (await readdir(dataDir, { recursive: true })).filter(
+    (name) => name.endsWith('.lock') || name.endsWith('.sock'),
+  );
+  if (!stoppedCleanly || leftovers.length > 0) {
+    await rm(parent, { recursive: true, force: true });
+    throw new Error(
+      `The template server did not stop cleanly (${leftovers.join(', ') || 'killed'}); no copy is made.`,
+    );
   }
   process.env[DEMO_TEMPLATE_VARIABLE] = dataDir;
   return async () => {

@@ -14,7 +14,8 @@ export interface RunningMarketplace {
   fromTemplate: boolean;
   /** Runs the `mp` command against this server's data folder (while it runs) and returns what it printed. */
   mp(args: readonly string[]): string;
-  close(): Promise<void>;
+  /** Stops it: SIGTERM, then SIGKILL after 10 s (or `graceMs`). Resolves true when it exited by itself. */
+  close(graceMs?: number): Promise<boolean>;
 }
 
 const serverDir = join(repositoryRoot, 'packages/server');
@@ -103,16 +104,18 @@ export async function startMarketplace(options: StartOptions = {}): Promise<Runn
       // already gone
     }
   };
-  const stop = async () => {
+  const stop = async (graceMs = 10_000): Promise<boolean> => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       signalGroup('SIGTERM');
-      const forced = setTimeout(() => signalGroup('SIGKILL'), 10_000);
+      const forced = setTimeout(() => signalGroup('SIGKILL'), graceMs);
       await exited;
       clearTimeout(forced);
     }
+    const stoppedCleanly = child.exitCode === 0;
     signalGroup('SIGKILL');
     if (!options.keepDataDir) await rm(dataDir, { recursive: true, force: true });
+    return stoppedCleanly;
   };
 
   try {
