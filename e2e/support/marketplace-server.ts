@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -14,7 +15,10 @@ export interface RunningMarketplace {
   fromTemplate: boolean;
   /** Runs the `mp` command against this server's data folder (while it runs) and returns what it printed. */
   mp(args: readonly string[]): string;
-  /** Stops it: SIGTERM, then SIGKILL after 10 s (or `graceMs`). Resolves true when it exited by itself. */
+  /**
+   * Stops it: SIGTERM, then SIGKILL after 10 s (or `graceMs`). Resolves true when the server had released its
+   * data folder (closed its database) by then.
+   */
   close(graceMs?: number): Promise<boolean>;
 }
 
@@ -68,7 +72,12 @@ export async function startMarketplace(options: StartOptions = {}): Promise<Runn
   const template = options.keepDataDir ? undefined : process.env[DEMO_TEMPLATE_VARIABLE];
   const dataDir = options.keepDataDir ?? (await mkdtemp(join(tmpdir(), 'marketplace-e2e-')));
   if (options.keepDataDir) await mkdir(dataDir, { recursive: true });
-  if (template) await cp(template, dataDir, { recursive: true });
+  if (template) {
+    await cp(template, dataDir, { recursive: true }).catch(async (error: unknown) => {
+      await rm(dataDir, { recursive: true, force: true });
+      throw error;
+    });
+  }
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const env = {
@@ -110,9 +119,17 @@ export async function startMarketplace(options: StartOptions = {}): Promise<Runn
       signalGroup('SIGTERM');
       const forced = setTimeout(() => signalGroup('SIGKILL'), graceMs);
       await exited;
+      // The shell may end before the server under it has closed its database; a folder that is kept must
+      // be left whole, so wait for the server to let go of it (its lock file) before killing what is left.
+      if (options.keepDataDir) {
+        const deadline = Date.now() + graceMs;
+        while (existsSync(join(dataDir, 'pglite.lock')) && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
       clearTimeout(forced);
     }
-    const stoppedCleanly = child.exitCode === 0;
+    const stoppedCleanly = !existsSync(join(dataDir, 'pglite.lock'));
     signalGroup('SIGKILL');
     if (!options.keepDataDir) await rm(dataDir, { recursive: true, force: true });
     return stoppedCleanly;

@@ -66,6 +66,11 @@ export interface OpenDatabaseOptions {
   dataDir: string;
   /** PGlite only: keep the database in memory (tests). */
   inMemory?: boolean;
+  /**
+   * PGlite in memory only: start from this copy of a database (PGlite's `dumpDataDir`) instead of an empty
+   * one. Tests start from one made after the migrations, which costs a fraction of creating and migrating.
+   */
+  initialDump?: Blob;
   /** PostgreSQL only: the most connections the pool opens. */
   maxConnections?: number;
 }
@@ -74,10 +79,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   if (options.databaseUrl) {
     return openPostgres(options.databaseUrl, options.maxConnections ?? 10);
   }
-  return openPglite(options.inMemory ? undefined : join(options.dataDir, 'pglite'));
+  return openPglite(options.inMemory ? undefined : join(options.dataDir, 'pglite'), options.initialDump);
 }
 
-async function openPglite(directory: string | undefined): Promise<DatabaseConnection> {
+async function openPglite(directory: string | undefined, initialDump?: Blob): Promise<DatabaseConnection> {
   let unlock = async () => {};
   if (directory) {
     await mkdir(directory, { recursive: true });
@@ -85,7 +90,10 @@ async function openPglite(directory: string | undefined): Promise<DatabaseConnec
   }
   let client: PGlite;
   try {
-    client = await PGlite.create(directory ?? 'memory://', { extensions: { pg_trgm } });
+    client = await PGlite.create(directory ?? 'memory://', {
+      extensions: { pg_trgm },
+      ...(initialDump && !directory ? { loadDataDir: initialDump } : {}),
+    });
   } catch (error) {
     await unlock();
     throw error;

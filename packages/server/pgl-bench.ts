@@ -1,0 +1,14 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+let t = Date.now();
+const lap = (l: string) => { const n = Date.now(); console.log(l, n - t); t = n; };
+const a = await PGlite.create('memory://', { extensions: { pg_trgm } });
+lap('create');
+await a.exec('create table x(a int)');
+const dump = await a.dumpDataDir('none');
+lap('dump ' + dump.size);
+const b = await PGlite.create('memory://', { extensions: { pg_trgm }, loadDataDir: dump });
+lap('load');
+console.log((await b.query('select count(*) from x')).rows);
+const c = await PGlite.create('memory://', { extensions: { pg_trgm } });
+lap('create2');
