@@ -48,6 +48,13 @@ export const SERVER_RENDERED_ROUTES = [
 
 /** A render that takes longer gives way to the page without content (the browser then loads it). */
 const RENDER_TIMEOUT_MS = 15_000;
+/**
+ * Renders one node runs at once, by default. A render holds its place until it really ends, past its time-out
+ * too (its loads cannot be called back); a page asked for while every place is taken goes out without
+ * content at once. A flood of distinct addresses (each a render the answer cache cannot spare) then costs
+ * this many renders at a time, not one per request.
+ */
+const DEFAULT_MAX_CONCURRENT_RENDERS = 4;
 
 /**
  * The site's routes. Everything else (the API, /oidc, the IDE feeds, /plugin/download, the SDK files) keeps its
@@ -76,6 +83,8 @@ export interface SiteHostingOptions {
   links?: SiteLinks;
   /** The built site (default: site/dist of this repository). */
   siteDir?: string;
+  /** Server renders running at once (DEFAULT_MAX_CONCURRENT_RENDERS); past it a page goes out without content. */
+  maxConcurrentRenders?: number;
 }
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -199,6 +208,8 @@ export default fp(
       return cached.template;
     };
     const renderer = siteRenderer(app, siteDir);
+    const maxConcurrentRenders = options.maxConcurrentRenders ?? DEFAULT_MAX_CONCURRENT_RENDERS;
+    let rendersRunning = 0;
     const filesOf = pageFiles(siteDir);
     const fetchFromApp = applicationFetch(app, options.auth.publicUrl);
     const inlineStyles = new InlineStyleSheets();
@@ -242,18 +253,31 @@ export default fp(
       const template = currentTemplate();
       const site = template ? await renderer() : undefined;
       if (!template || !site) return undefined;
+      if (rendersRunning >= maxConcurrentRenders) {
+        request.log.warn(
+          { url: request.url, rendersRunning },
+          'Every server render is taken; the page is sent without content.',
+        );
+        return undefined;
+      }
       let timer: NodeJS.Timeout | undefined;
       try {
+        const rendering = site.render({
+          url: request.url,
+          publicUrl: options.auth.publicUrl,
+          links: options.links ?? { social: [] },
+          // A visitor without a choice gets the page with the consent banner already in it (the answer
+          // cache keeps the two kinds of page apart by the same test).
+          askConsent: !hasConsentChoice(request.headers),
+          fetch: fetchFromApp,
+        });
+        rendersRunning += 1;
+        const release = () => {
+          rendersRunning -= 1;
+        };
+        rendering.then(release, release);
         const page = await Promise.race([
-          site.render({
-            url: request.url,
-            publicUrl: options.auth.publicUrl,
-            links: options.links ?? { social: [] },
-            // A visitor without a choice gets the page with the consent banner already in it (the answer
-            // cache keeps the two kinds of page apart by the same test).
-            askConsent: !hasConsentChoice(request.headers),
-            fetch: fetchFromApp,
-          }),
+          rendering,
           new Promise<undefined>((done) => {
             timer = setTimeout(() => {
               request.log.warn(

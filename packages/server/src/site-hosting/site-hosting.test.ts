@@ -194,3 +194,55 @@ describe('the same server under another loopback name', () => {
     }
   });
 });
+
+describe('server renders at once', () => {
+  it('sends a page without content while every render is taken, and renders again once one ends', async () => {
+    const siteDir = await mkdtemp(join(tmpdir(), 'site-hosting-renders-'));
+    await writeFile(join(siteDir, 'index.html'), TEMPLATE);
+    await mkdir(join(siteDir, 'server'));
+    // A stand-in for the site's server render (a boundary of its own): each render waits until the test
+    // lets it end, as a slow one would.
+    await writeFile(
+      join(siteDir, 'server', 'entry-server.js'),
+      `export const UI_STYLES = '.mp{}';
+const held = (globalThis.heldSiteRenders = globalThis.heldSiteRenders ?? []);
+export async function render(request) {
+  await new Promise((resolve) => held.push(resolve));
+  return { status: 200, html: '<p>Rendered ' + request.url + '</p>', head: undefined, pageData: '{}', modules: [] };
+}
+`,
+    );
+    const held = ((globalThis as { heldSiteRenders?: (() => void)[] }).heldSiteRenders ??= []);
+    const app = Fastify();
+    try {
+      const auth = authConfigFromEnv({}, { publicUrl: 'https://market.example', dataDir: siteDir });
+      await app.register(siteHosting, { auth, siteDir, maxConcurrentRenders: 2 });
+      const ask = (url: string) => app.inject({ url, headers: { accept: 'text/html' } });
+      const first = ask('/plugin/1-one');
+      const second = ask('/plugin/2-two');
+      await expect.poll(() => held.length).toBe(2);
+
+      // Both places are taken: the third page goes out at once, as the shell the browser renders.
+      const third = await ask('/plugin/3-three');
+      expect(third.statusCode).toBe(200);
+      expect(third.body).toContain('<div id="root"></div>');
+      expect(third.body).not.toContain('Rendered');
+      expect(third.headers['cache-control']).toBe('no-cache');
+      expect(held).toHaveLength(2);
+
+      for (const release of held.splice(0)) release();
+      expect((await first).body).toContain('<p>Rendered /plugin/1-one</p>');
+      expect((await second).body).toContain('<p>Rendered /plugin/2-two</p>');
+
+      // The places are free again.
+      const fourth = ask('/plugin/4-four');
+      await expect.poll(() => held.length).toBe(1);
+      for (const release of held.splice(0)) release();
+      expect((await fourth).body).toContain('<p>Rendered /plugin/4-four</p>');
+    } finally {
+      for (const release of held.splice(0)) release();
+      await app.close();
+      await rm(siteDir, { recursive: true, force: true });
+    }
+  });
+});
