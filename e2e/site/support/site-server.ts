@@ -51,7 +51,10 @@ export async function startSiteServer(): Promise<SiteServer> {
     }
     const createToken = (login: string, scope: 'upload' | 'manage') =>
       marketplace.mp(['tokens', 'create', '--login', login, '--scope', scope]).trim();
-    return { origin: marketplace.origin, passwords, createToken, close: marketplace.close };
+    const close = async () => {
+      await marketplace.close();
+    };
+    return { origin: marketplace.origin, passwords, createToken, close };
   } catch (error) {
     await marketplace.close();
     throw error;
