@@ -106,7 +106,10 @@ describe('the AI button in iframe mode', () => {
     const { page } = await openPage(browser);
     await page.goto(`http://${HOST_PAGE_HOST}:${hostPages.port}/host.html`);
     const frame = page.locator('#widget iframe');
-    expect(await frame.getAttribute('src')).toBe(`${embedHost.origin}/embeddable/ai/${items.ai.id}`);
+    // The loader's iframe gets its address once its message chunk has arrived and listens (deferred-iframe.ts).
+    await expect
+      .poll(() => frame.getAttribute('src'), POLL)
+      .toBe(`${embedHost.origin}/embeddable/ai/${items.ai.id}`);
     expect(await frame.getAttribute('allow')).toBe('loopback-network; local-network-access');
     expect(await frame.getAttribute('sandbox')).toBe(
       'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox',
