@@ -4,6 +4,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, stubFetch } from '../../test-support/fetch-stub';
+import { pluginPageFixture as item } from '../../test-support/plugin-page';
 import PluginPage from './PluginPage';
 
 // A visitor: the page asks nothing about management.
@@ -21,62 +22,6 @@ vi.mock('@marketplace/ui', async (importOriginal) => ({
   ...(await importOriginal<typeof ui>()),
   InstallButton: () => null,
 }));
-
-function item(extra: Partial<Plugin> = {}): Plugin {
-  return {
-    id: 42,
-    removed: false,
-    status: 'resolved',
-    info: {
-      id: 42,
-      name: 'Rainbow Kit',
-      family: 'intellij',
-      link: '/plugin/42-rainbow-kit',
-      approve: true,
-      hasUnapprovedUpdate: false,
-      isHidden: false,
-      description: '<p>Colours.</p>',
-      preview: 'Colours.',
-      docText: '',
-      email: '',
-      downloads: 1200,
-      xmlId: 'com.example.rainbow-kit',
-      copyright: '',
-      removalRequested: false,
-      icon: '',
-      cdate: Date.UTC(2026, 0, 2),
-      pricingModel: 'FREE',
-      isMonetizationAvailable: false,
-      isBlocked: false,
-      isModificationAllowed: true,
-      updateDate: Date.UTC(2026, 1, 2),
-    },
-    screenshots: [],
-    tags: [],
-    rating: { status: 'resolved', meanRating: 0, votes: { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 } },
-    vendor: { name: 'Example Corp', url: '' },
-    urls: {
-      url: '',
-      bugtrackerUrl: '',
-      forumUrl: '',
-      licenseUrl: '',
-      sourceCodeUrl: '',
-      docUrl: '',
-      privacyPolicyUrl: '',
-      donationLinks: [],
-      customContacts: [],
-    },
-    language: null,
-    programmingLanguage: null,
-    developers: { status: 'resolved', data: [] },
-    bundles: { status: 'resolved', data: [] },
-    customTabs: [],
-    themes: [],
-    compatibleProducts: [],
-    downloadStatistics: [],
-    ...extra,
-  };
-}
 
 let answer: Plugin;
 
