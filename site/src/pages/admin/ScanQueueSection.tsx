@@ -8,6 +8,7 @@ import { api } from '../../lib/api';
 import { showErrorToast } from '../../lib/errors';
 import { useLoad } from '../../lib/use-load';
 import { adminErrorText } from './SellersSection';
+import { StateFilter } from '../../components/StateFilter';
 
 const FILTERS: readonly (readonly [ScanQueueFilter, string])[] = [
   ['quarantined', 'Quarantined'],
@@ -171,22 +172,15 @@ export function ScanQueueSection() {
           : ''}
         .
       </p>
-      <div className="site-form-actions" role="group" aria-label="Scan state">
-        {FILTERS.map(([value, label]) => (
-          <button
-            key={value}
-            type="button"
-            className={value === state ? 'mp-button' : 'site-button-secondary'}
-            aria-pressed={value === state}
-            onClick={() => {
-              setState(value);
-              setOffset(0);
-            }}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
+      <StateFilter
+        label="Scan state"
+        options={FILTERS}
+        value={state}
+        onChange={(value) => {
+          setState(value);
+          setOffset(0);
+        }}
+      />
       {queue.status === 'rejected' ? <p className="site-error">{adminErrorText(queue.error)}</p> : null}
       {queue.status === 'pending' ? <p className="site-muted">Loading…</p> : null}
       {queue.status === 'resolved' ? (

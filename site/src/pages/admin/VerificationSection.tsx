@@ -7,6 +7,7 @@ import { useLoad } from '../../lib/use-load';
 import { VerificationStatusBadge } from '../verification/VerificationPanel';
 import { adminErrorText } from './SellersSection';
 import { PageButtons } from '../../components/PageButtons';
+import { StateFilter } from '../../components/StateFilter';
 
 type JobState = VerificationJob['state'];
 
@@ -33,22 +34,15 @@ export function VerificationSection() {
   return (
     <section className="site-section site-verification" aria-labelledby={headingId}>
       <h2 id={headingId}>Verification queue</h2>
-      <div className="site-form-actions" role="group" aria-label="Job state">
-        {FILTERS.map(([value, label]) => (
-          <button
-            key={value || 'all'}
-            type="button"
-            className={value === state ? 'mp-button' : 'site-button-secondary'}
-            aria-pressed={value === state}
-            onClick={() => {
-              setState(value);
-              setOffset(0);
-            }}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
+      <StateFilter
+        label="Job state"
+        options={FILTERS}
+        value={state}
+        onChange={(value) => {
+          setState(value);
+          setOffset(0);
+        }}
+      />
       {queue.status === 'rejected' ? <p className="site-error">{adminErrorText(queue.error)}</p> : null}
       {queue.status === 'pending' ? <p className="site-muted">Loading…</p> : null}
       {queue.status === 'resolved' ? (
