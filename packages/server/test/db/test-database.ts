@@ -98,13 +98,24 @@ async function withAdminClient<T>(work: (client: pg.Client) => Promise<T>): Prom
   }
 }
 
+let migratedDump: Promise<Blob> | undefined;
+
+/** The dump below, read or made once per test file (a file may open several databases). */
+function migratedPgliteDump(): Promise<Blob> {
+  migratedDump ??= readOrMakeMigratedPgliteDump().catch((error: unknown) => {
+    migratedDump = undefined;
+    throw error;
+  });
+  return migratedDump;
+}
+
 /**
  * A dump of an in-memory PGlite database with every migration applied, made once per set of migration files
  * (and PGlite version) and kept in the system's temporary folder: creating a PGlite database and migrating
  * it takes about 3.5 s on the test machines, loading the dump 0.7 s, and the suite makes hundreds. The
  * migrations themselves are still applied for real: here, and by test/db/migrate.test.ts.
  */
-async function migratedPgliteDump(): Promise<Blob> {
+async function readOrMakeMigratedPgliteDump(): Promise<Blob> {
   const migrations = await readMigrations();
   // The package's own version (its exports hide package.json): a new PGlite may not read an older dump.
   const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
