@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from '../support/browser';
-import { buildSite, startSiteServer } from './support/site-server';
+import { startSiteServer } from './support/site-server';
 import type { SiteServer } from './support/site-server';
 import { signIn } from './support/site-pages';
 
@@ -27,7 +27,6 @@ describe('feature flags and consent in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    buildSite();
     server = await startSiteServer();
     browser = await launchChromium();
   });

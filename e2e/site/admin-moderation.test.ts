@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from '../support/browser';
 import { zipArchive } from './support/plugin-archive';
 import { getJson, signIn } from './support/site-pages';
-import { buildSite, startSiteServer, type SiteServer } from './support/site-server';
+import { startSiteServer, type SiteServer } from './support/site-server';
 
 const POLL = { timeout: 60_000, interval: 250 };
 const BANNED_MESSAGE = 'Your account is banned, so you cannot change anything here.';
@@ -31,7 +31,6 @@ describe('users and moderation in Chromium', () => {
   let olderVersionId = 0;
 
   beforeAll(async () => {
-    buildSite();
     server = await startSiteServer();
     browser = await launchChromium();
     adminToken = server.createToken('admin', 'manage');

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from '../support/browser';
-import { buildSite, startSiteServer, type SiteServer } from './support/site-server';
+import { startSiteServer, type SiteServer } from './support/site-server';
 import { signIn } from './support/site-pages';
 
 const WAIT = { timeout: 60_000 };
@@ -11,7 +11,6 @@ describe('the scheduler’s admin screen in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    buildSite();
     server = await startSiteServer();
     browser = await launchChromium();
   });

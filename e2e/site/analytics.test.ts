@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from '../support/browser';
-import { buildSite, startSiteServer } from './support/site-server';
+import { startSiteServer } from './support/site-server';
 import type { SiteServer } from './support/site-server';
 import { getJson, signIn } from './support/site-pages';
 
@@ -59,7 +59,6 @@ describe('the vendor’s analytics tab in Chromium', () => {
   beforeAll(async () => {
     // The server's own roll-up job, every second, so the breakdowns see the downloads made below.
     process.env.INSIGHT_ROLLUP_SECONDS = '1';
-    buildSite();
     server = await startSiteServer();
     browser = await launchChromium();
     developerToken = server.createToken('developer', 'manage');

@@ -2,7 +2,7 @@ import { createPublicKey, verify, type JsonWebKey } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from '../support/browser';
-import { buildSite, startSiteServer } from './support/site-server';
+import { startSiteServer } from './support/site-server';
 import type { SiteServer } from './support/site-server';
 import { getJson, signIn } from './support/site-pages';
 
@@ -60,7 +60,6 @@ describe('buying a licence in Chromium', () => {
   let couponCode: string;
 
   beforeAll(async () => {
-    buildSite();
     server = await startSiteServer();
     browser = await launchChromium();
     // The developer sells one of their free demo plugins: apply to sell, approval, price, an offer and a coupon.

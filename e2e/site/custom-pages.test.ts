@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from '../support/browser';
 import { zipArchive } from './support/plugin-archive';
-import { buildSite, startSiteServer } from './support/site-server';
+import { startSiteServer } from './support/site-server';
 import type { SiteServer } from './support/site-server';
 import { getJson, signIn } from './support/site-pages';
 
@@ -58,7 +58,6 @@ describe('custom pages and webhelp in Chromium', () => {
   let pluginId = 0;
 
   beforeAll(async () => {
-    buildSite();
     server = await startSiteServer();
     browser = await launchChromium();
     token = server.createToken('developer', 'manage');

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from '../support/browser';
 import { pluginJar } from './support/plugin-archive';
 import { getJson, signIn } from './support/site-pages';
-import { buildSite, startSiteServer, type SiteServer } from './support/site-server';
+import { startSiteServer, type SiteServer } from './support/site-server';
 
 /**
  * Issue 18, "the spec's words": for each product family, the Chromium walk of the home page, the browse page,
@@ -247,7 +247,6 @@ describe('each product family’s words, page by page, in Chromium', () => {
   const items = new Map<ProductFamily, FamilyItems>();
 
   beforeAll(async () => {
-    buildSite();
     server = await startSiteServer();
     browser = await launchChromium();
     const uploadToken = server.createToken('developer', 'upload');

@@ -7,7 +7,7 @@ import { launchChromium, openPage } from '../support/browser';
 import { findDemoItems } from '../support/catalogue';
 import type { DemoItems } from '../support/catalogue';
 import { pluginJar } from './support/plugin-archive';
-import { buildSite, startSiteServer } from './support/site-server';
+import { startSiteServer } from './support/site-server';
 import type { SiteServer } from './support/site-server';
 import { getJson, signIn } from './support/site-pages';
 
@@ -50,7 +50,6 @@ describe('the marketplace site in Chromium', () => {
   let items: DemoItems;
 
   beforeAll(async () => {
-    buildSite();
     server = await startSiteServer();
     items = await findDemoItems(server.origin);
     browser = await launchChromium();

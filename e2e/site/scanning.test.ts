@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from '../support/browser';
 import { zipArchive } from './support/plugin-archive';
 import { callApi as call } from './support/api-call';
-import { buildSite, startSiteServer, type SiteServer } from './support/site-server';
+import { startSiteServer, type SiteServer } from './support/site-server';
 import { signIn } from './support/site-pages';
 
 const WAIT = { timeout: 60_000 };
@@ -15,7 +15,6 @@ describe('scanning in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    buildSite();
     server = await startSiteServer();
     browser = await launchChromium();
   });

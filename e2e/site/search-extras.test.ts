@@ -2,7 +2,7 @@ import { formatNumber } from '@marketplace/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from '../support/browser';
-import { buildSite, startSiteServer } from './support/site-server';
+import { startSiteServer } from './support/site-server';
 import type { SiteServer } from './support/site-server';
 import { getJson } from './support/site-pages';
 
@@ -23,7 +23,6 @@ describe('search extras in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    buildSite();
     server = await startSiteServer();
     browser = await launchChromium();
   });

@@ -7,7 +7,7 @@ import { findDemoItems } from '../support/catalogue';
 import type { DemoItems } from '../support/catalogue';
 import { startTestHttpServer } from '../support/http-server';
 import type { RunningHttpServer } from '../support/http-server';
-import { buildSite, startSiteServer } from './support/site-server';
+import { startSiteServer } from './support/site-server';
 import type { SiteServer } from './support/site-server';
 import { getJson, signIn } from './support/site-pages';
 
@@ -95,7 +95,6 @@ describe('the site against hostile content, framing and accessibility', () => {
   let hostPages: RunningHttpServer;
 
   beforeAll(async () => {
-    buildSite();
     server = await startSiteServer();
     items = await findDemoItems(server.origin);
     browser = await launchChromium();

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
 import { findDemoItems, type DemoItems } from '../support/catalogue';
-import { buildSite, startSiteServer, type SiteServer } from './support/site-server';
+import { startSiteServer, type SiteServer } from './support/site-server';
 import { getJson, signIn } from './support/site-pages';
 
 const POLL = { timeout: 30_000, interval: 200 };
@@ -46,7 +46,6 @@ describe('server-rendered public pages', () => {
   let plugin: ApiPlugin;
 
   beforeAll(async () => {
-    buildSite();
     server = await startSiteServer();
     items = await findDemoItems(server.origin);
     plugin = await getJson<ApiPlugin>(server.origin, `/api/plugins/${items.plugin.id}`);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from '../support/browser';
 import { pluginJar } from './support/plugin-archive';
 import { callApi as call } from './support/api-call';
-import { buildSite, startSiteServer, type SiteServer } from './support/site-server';
+import { startSiteServer, type SiteServer } from './support/site-server';
 import { signIn } from './support/site-pages';
 
 const WAIT = { timeout: 60_000 };
@@ -13,7 +13,6 @@ describe('reserved namespaces in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    buildSite();
     server = await startSiteServer();
     browser = await launchChromium();
   });

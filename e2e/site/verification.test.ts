@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from '../support/browser';
-import { buildSite, startSiteServer } from './support/site-server';
+import { startSiteServer } from './support/site-server';
 import type { SiteServer } from './support/site-server';
 import { zipArchive } from './support/plugin-archive';
 import { getJson, signIn } from './support/site-pages';
@@ -18,7 +18,6 @@ describe('verification in Chromium', () => {
   beforeAll(async () => {
     // The server's worker looks for queued versions every second instead of every ten.
     process.env.VERIFICATION_INTERVAL_SECONDS = '1';
-    buildSite();
     server = await startSiteServer();
     browser = await launchChromium();
     const developer = server.createToken('developer', 'manage');

@@ -8,7 +8,7 @@ export default defineProject({
     name: 'e2e-site',
     environment: 'node',
     include: ['*.test.ts'],
-    globalSetup: ['../support/demo-template.ts'],
+    globalSetup: ['../support/build-site.ts', '../support/demo-template.ts'],
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 240_000,
