@@ -15,7 +15,8 @@ export const DEMO_PASSWORDS = {
  * demo catalogue), gives the demo accounts known passwords through `mp users`, stops it, and keeps the
  * folder. Each test file's server then starts on a copy of it: the same state a fresh start gives, without
  * paying for the migrations, the demo load and three `mp` runs again in every file (about 25 s each on two
- * cores). Returns the teardown that removes the folder.
+ * cores). Returns the teardown that removes the folder. When the template's server does not stop cleanly,
+ * nothing is kept and the files start their servers from nothing (slower, not wrong).
  */
 export default async function prepareDemoTemplate(): Promise<() => Promise<void>> {
   const parent = await mkdtemp(join(tmpdir(), 'marketplace-e2e-template-'));
@@ -28,18 +29,21 @@ export default async function prepareDemoTemplate(): Promise<() => Promise<void>
     }
   } finally {
     // A copy is only as good as the stop: a server killed mid-write leaves its database lock, its local
-    // channel's socket and possibly a half-written database. The set-up runs while other tests load both
-    // cores, so it gets a long grace, and fails rather than hand the files a broken copy.
+    // channel's socket and possibly a half-written database: no copy is made of a folder the server did not
+    // let go of (the server stops within 10 s of SIGTERM; the grace is for a machine loaded by other work).
     stoppedCleanly = await marketplace.close(120_000);
   }
   const leftovers = (await readdir(dataDir, { recursive: true })).filter(
     (name) => name.endsWith('.lock') || name.endsWith('.sock'),
   );
   if (!stoppedCleanly || leftovers.length > 0) {
+    // Not a reason to fail the run: each file's server then starts from nothing, as before the template.
     await rm(parent, { recursive: true, force: true });
-    throw new Error(
-      `The template server did not stop cleanly (${leftovers.join(', ') || 'killed'}); no copy is made.`,
+    console.warn(
+      `The template server did not stop cleanly (${leftovers.join(', ') || 'killed'}); no copy is made, ` +
+        'and each test file starts its server on a fresh data folder.',
     );
+    return async () => undefined;
   }
   process.env[DEMO_TEMPLATE_VARIABLE] = dataDir;
   return async () => {
