@@ -30,7 +30,7 @@ export interface KillUploadsOptions {
   kills: number;
   /** Uploads in flight at once (FAULTS_KILL_CONCURRENCY). */
   concurrency: number;
-  /** The server lives a random time between these before each kill (ms). */
+  /** The server lives a random time between these after its first acknowledged upload, then is killed (ms). */
   minUpMs: number;
   maxUpMs: number;
   /** Random payload per archive, between these (bytes). */
@@ -71,6 +71,8 @@ export async function runKillUploads(options: KillUploadsOptions): Promise<Drive
       server = await startServer(home, { port });
       restartMs.push(Date.now() - started);
       let killed = false;
+      let firstAcknowledged: () => void = () => undefined;
+      const acknowledgedInThisLife = new Promise<void>((resolve) => (firstAcknowledged = resolve));
       const uploader = async (worker: number) => {
         while (!killed) {
           sequence += 1;
@@ -82,8 +84,10 @@ export async function runKillUploads(options: KillUploadsOptions): Promise<Drive
           attempted += 1;
           try {
             const answer = await uploadVersion(server!.origin, catalogue.token, plugin.xmlId, archive);
-            if (answer.versionId !== undefined) acknowledged.set(answer.versionId, sha256(archive));
-            else {
+            if (answer.versionId !== undefined) {
+              acknowledged.set(answer.versionId, sha256(archive));
+              firstAcknowledged();
+            } else {
               refused += 1;
               failures.push(`An upload was answered ${answer.status}: ${describeBody(answer.body)}`);
             }
@@ -97,6 +101,9 @@ export async function runKillUploads(options: KillUploadsOptions): Promise<Drive
       const uploads = Promise.all(
         Array.from({ length: options.concurrency }, (_, worker) => uploader(worker)),
       );
+      // The kill comes a random time after this life's first acknowledged upload (or after a minute without
+      // one), so that every kill lands among uploads in flight however slowly a loaded machine answers.
+      await Promise.race([acknowledgedInThisLife, sleep(60_000)]);
       await sleep(options.minUpMs + Math.random() * (options.maxUpMs - options.minUpMs));
       killed = true;
       await server.stop('SIGKILL');

@@ -77,7 +77,7 @@ const DRIVERS: Record<string, () => Promise<DriverResult[]>> = {
         durationMs: minutes * 60_000,
         // A quarter of the soak: JIT, caches and pools filling (the first minute and a half of the short one).
         warmUpMs: setting('FAULTS_SOAK_WARM_UP_SECONDS', minutes * 15, 90) * 1000,
-        requestsPerSecond: setting('FAULTS_SOAK_RPS', 20, 20),
+        requestsPerSecond: setting('FAULTS_SOAK_RPS', 20, 10),
         sampleMs: setting('FAULTS_SOAK_SAMPLE_SECONDS', 10, 5) * 1000,
         // Three and a half minutes judge a coarser slope than twenty: the garbage collector's saw-tooth weighs
         // more in a short line.
