@@ -1,0 +1,59 @@
+// `pnpm test`: every check, phase by phase, each phase's time printed at the end.
+//
+// Lint and typecheck run side by side (each is mostly one process, and nothing else competes with them then);
+// the unit and database tests run next on both cores, then the browser tests, which start a server, an IDE
+// simulator and Chromium per file and so run one file at a time. A failed phase stops the run there.
+//
+// With PHASE_TIMES_FILE set (.ci/run does), each phase also appends a line "<seconds>\t<name>" there, and the
+// Vitest runs append every test file's time to TEST_TIMES_FILE (tooling/summary-reporter.ts), so that .ci/run
+// can print one summary of the whole run at its very end.
+import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+
+/** Groups run one after another; the phases of a group run side by side. */
+const PHASES = [
+  [
+    { name: 'lint', script: 'lint' },
+    { name: 'typecheck', script: 'typecheck' },
+  ],
+  [{ name: 'unit and database tests', script: 'test:unit' }],
+  [{ name: 'browser tests', script: 'test:browser' }],
+];
+
+/**
+ * Runs `pnpm run <script>`. A phase that runs beside another keeps its output until it ends, so that the two
+ * are printed one after the other rather than interleaved line by line.
+ */
+function runPhase({ name, script }, alone) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn('pnpm', ['run', '--silent', script], {
+      shell: process.platform === 'win32',
+      stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', (chunk) => (output += chunk));
+    child.on('close', (code, signal) => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      if (!alone) process.stdout.write(`\n----- ${name} (pnpm ${script}) -----\n${output}`);
+      if (process.env.PHASE_TIMES_FILE) appendFileSync(process.env.PHASE_TIMES_FILE, `${seconds}\t${name}\n`);
+      resolve({ name, seconds, ok: code === 0, code: code ?? signal });
+    });
+  });
+}
+
+const results = [];
+for (const group of PHASES) {
+  const finished = await Promise.all(group.map((phase) => runPhase(phase, group.length === 1)));
+  results.push(...finished);
+  if (finished.some((result) => !result.ok)) break;
+}
+
+console.log('\nPhases of pnpm test:');
+for (const result of results) {
+  console.log(
+    `${String(result.seconds).padStart(6)} s  ${result.name}${result.ok ? '' : ` (failed: ${result.code})`}`,
+  );
+}
+process.exit(results.every((result) => result.ok) && results.length === PHASES.flat().length ? 0 : 1);
