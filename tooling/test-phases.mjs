@@ -23,11 +23,14 @@ const PHASES = [
 /**
  * Runs `pnpm run <script>`. A phase that runs beside another keeps its output until it ends, so that the two
  * are printed one after the other rather than interleaved line by line.
+ * @param {{ name: string, script: string }} phase
+ * @param {boolean} alone
+ * @returns {Promise<{ name: string, seconds: number, ok: boolean, code: number | string | null }>}
  */
 function runPhase({ name, script }, alone) {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn('pnpm', ['run', '--silent', script], {
+    const child = spawn('pnpm', ['run', script], {
       shell: process.platform === 'win32',
       stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'],
     });
