@@ -110,7 +110,7 @@ async function main(): Promise<number> {
   // The soak is steady traffic against a server of its own: in the short profile it runs beside the other
   // drivers, so that it gets minutes enough for memory to settle within the suite's six, and meets the load a
   // busy node meets. The full profile runs every driver alone.
-  const alongside = full ? [] : chosen.filter((name) => name === 'soak');
+  const alongside: string[] = full ? [] : chosen.filter((name) => name === 'soak');
   const inTurn = chosen.filter((name) => !alongside.includes(name));
   const runDriver = async (name: string): Promise<DriverResult[]> => {
     const started = Date.now();
