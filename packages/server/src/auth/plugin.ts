@@ -245,19 +245,24 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions) {
   await app.register(accountRoutes, { db });
 
   if (options.localChannel !== false) {
-    let channel: LocalChannel | undefined;
+    // The opening itself is kept, not only its result: a stop right after listen (while the channel still
+    // opens) must wait for it and close it, or the socket is left in DATA_DIR and answers no one.
+    let opening: Promise<LocalChannel | undefined> | undefined;
+    let closed = false;
     app.addHook('onListen', async () => {
-      try {
-        channel = await startLocalChannel({ dataDir: config.dataDir, db, log: app.log });
-      } catch (error) {
+      if (closed) return;
+      opening = startLocalChannel({ dataDir: config.dataDir, db, log: app.log }).catch((error: unknown) => {
         app.log.error(
           { err: error },
           `The local admin channel could not open in ${config.dataDir}; stop the server before using mp users or mp tokens.`,
         );
-      }
+        return undefined;
+      });
+      await opening;
     });
     app.addHook('onClose', async () => {
-      await channel?.close();
+      closed = true;
+      await (await opening)?.close();
     });
   }
 }

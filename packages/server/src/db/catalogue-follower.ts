@@ -9,6 +9,15 @@ export interface CatalogueFollowerOptions {
   onError?: (error: unknown) => void;
 }
 
+/** What a look started after {@link CatalogueFollower.close}, or cut short by it, rejects with. */
+export class FollowerClosedError extends Error {
+  override name = 'FollowerClosedError';
+
+  constructor() {
+    super('Closed: the server is stopping.');
+  }
+}
+
 /**
  * Something a process keeps in memory about the catalogue (the search index, the IDE feed's fragments) and
  * brings up to date from the database, which stays the truth.
@@ -29,6 +38,8 @@ export abstract class CatalogueFollower<Changes> {
   private looking: Promise<void> | undefined;
   /** A full read asked for by {@link reload} or {@link forget} (the caches' administration). */
   private rebuildAsked = false;
+  /** Set by {@link close}: no look starts any more, and a look under way gives up at its next pause. */
+  protected closed = false;
   /** When the last full read was applied (null before the first). */
   builtAt: number | null = null;
   /** Answers that found this process up to date, and answers that waited for a read first. */
@@ -60,13 +71,22 @@ export abstract class CatalogueFollower<Changes> {
     while (!this.loaded || this.changesRead < wanted) await this.look();
   }
 
-  /** Reads the catalogue now rather than at the first question (the server calls it once it listens). */
+  /**
+   * Reads the catalogue now rather than at the first question (the server calls it once it listens). A
+   * close meanwhile (the server stopping) ends it quietly: there is nothing left to prepare for.
+   */
   async prepare(): Promise<void> {
-    await this.upToDate();
+    await this.upToDate().catch((error: unknown) => {
+      if (!this.closed) throw error;
+    });
   }
 
-  /** Waits for a look in progress (before the database closes). */
+  /**
+   * Before the database closes: stops looking and waits for a look in progress, which gives up at its next
+   * pause (a whole catalogue takes seconds to read and render; a stopping server must not wait for it).
+   */
   async close(): Promise<void> {
+    this.closed = true;
     await this.looking?.catch(() => {});
   }
 
@@ -120,8 +140,14 @@ export abstract class CatalogueFollower<Changes> {
     return rows.map((row) => row.plugin_id);
   }
 
+  /** For {@link apply} at its pauses: a closed follower stops there (what it read is not applied). */
+  protected throwIfClosed(): void {
+    if (this.closed) throw new FollowerClosedError();
+  }
+
   /** One look at a time: a caller arriving during a look shares it (and looks again if it needs more). */
   private look(): Promise<void> {
+    if (this.closed) return Promise.reject(new FollowerClosedError());
     this.looking ??= this.lookOnce().finally(() => {
       this.looking = undefined;
     });
@@ -145,6 +171,7 @@ export abstract class CatalogueFollower<Changes> {
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     );
+    this.throwIfClosed();
     await this.apply(changes, rebuild);
     if (rebuild) this.builtAt = Date.now();
     // Only a full read makes this process loaded: a look begun before a forget() must not undo it.

@@ -50,15 +50,17 @@ export interface MigrateResult {
  * Applies every migration not yet recorded in `schema_migrations`, each in its own transaction that first
  * takes an advisory lock, so concurrent migrators wait for each other and apply each file exactly once.
  * A recorded migration whose file has changed since is an error: the schema it describes is not the one
- * the database has.
+ * the database has. An aborted `signal` (the server stopping) stops it between two files.
  */
 export async function migrate(
   database: DatabaseConnection,
   directory = MIGRATIONS_DIRECTORY,
+  signal?: AbortSignal,
 ): Promise<MigrateResult> {
   const migrations = await readMigrations(directory);
   const applied: string[] = [];
   for (const migration of migrations) {
+    signal?.throwIfAborted();
     const didApply = await database.inScriptTransaction(async (exec) => {
       await exec(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY});
         CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -43,6 +43,8 @@ export interface LoadDemoCatalogueOptions extends DemoCatalogueOptions {
   fileConcurrency?: number;
   /** Called after each batch with the number of items loaded so far. */
   onProgress?: (loaded: number, total: number) => void;
+  /** Aborted (the server stopping): the load stops at its next file or batch, and its transaction rolls back. */
+  signal?: AbortSignal;
 }
 
 export interface LoadDemoCatalogueResult {
@@ -140,17 +142,20 @@ export async function loadDemoCatalogue(
     // are inserted, so the database and this process work at the same time.
     type Prepared = { batch: DemoPlugin[]; files: Promise<StoredBatchFiles> };
     const prepare = (batch: DemoPlugin[]): Prepared => {
-      const files = storeFiles(fileStore, batch, vendorsById, fileConcurrency).then(async (stored) => {
-        // Rows may refer to files only once the files are durable and visible under their hashes.
-        await fileStore.flush();
-        return stored;
-      });
+      const files = storeFiles(fileStore, batch, vendorsById, fileConcurrency, options.signal).then(
+        async (stored) => {
+          // Rows may refer to files only once the files are durable and visible under their hashes.
+          await fileStore.flush();
+          return stored;
+        },
+      );
       // Awaited below; this only keeps a failure from counting as unhandled while the other batch inserts.
       files.catch(() => undefined);
       return { batch, files };
     };
     const insertPrepared = async ({ batch, files }: Prepared) => {
       const stored = await files;
+      options.signal?.throwIfAborted();
       for (const hash of stored.hashes) storedHashes.add(hash);
       await insertBatch(tx, batch, stored);
       const priced = batch.flatMap((plugin) => (plugin.commerce ? [plugin.commerce] : []));
@@ -183,6 +188,7 @@ export async function loadDemoCatalogue(
       await previous?.files.catch(() => undefined);
       throw error;
     }
+    options.signal?.throwIfAborted();
 
     await commerce.finish(tx, {
       seed: catalogue.seed,
@@ -239,6 +245,7 @@ async function storeFiles(
   batch: DemoPlugin[],
   vendorsById: Map<number, DemoVendor>,
   concurrency: number,
+  signal: AbortSignal | undefined,
 ): Promise<StoredBatchFiles> {
   const stored: StoredBatchFiles = {
     hashes: new Set(),
@@ -283,6 +290,7 @@ async function storeFiles(
   let next = 0;
   const worker = async () => {
     while (next < jobs.length) {
+      signal?.throwIfAborted();
       const job = jobs[next++] as () => Promise<void>;
       await job();
     }

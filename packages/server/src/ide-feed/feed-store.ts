@@ -429,8 +429,11 @@ export class IdeFeedStore extends CatalogueFollower<FeedChanges> {
       } else {
         fragment = renderFragment(row.source!, this.publicUrl);
         rendered.push({ versionId: row.version_id, digest: row.digest, fragment });
-        // Rendering a whole catalogue takes seconds: let other requests through now and then.
-        if (rendered.length % 500 === 0) await new Promise(setImmediate);
+        // Rendering a whole catalogue takes seconds: let other requests through now and then (and a stop).
+        if (rendered.length % 500 === 0) {
+          await new Promise(setImmediate);
+          this.throwIfClosed();
+        }
       }
       plugin.versions.push({
         id: row.version_id,
@@ -476,6 +479,8 @@ export class IdeFeedStore extends CatalogueFollower<FeedChanges> {
   /** Writes fragments rendered here, so other processes (and this one after a restart) need not render them. */
   private async persist(fragments: { versionId: number; digest: string; fragment: DeflatedPiece }[]) {
     for (let start = 0; start < fragments.length; start += PERSIST_BATCH) {
+      // Stopping: the rest are rendered again by the next process that needs them.
+      if (this.closed) return;
       const values = fragments.slice(start, start + PERSIST_BATCH).map(
         ({ versionId, digest, fragment }) =>
           sql`(${versionId}::integer, ${digest}, ${fragment.deflated}::bytea, ${fragment.length}::integer,

@@ -1,5 +1,21 @@
 import { spawn } from 'node:child_process';
 
+/**
+ * The process groups of the commands running now. When the server exits (stopped, even at its deadline, with
+ * a verifier still running for a job it left behind), they are killed with it rather than left orphaned
+ * until their own time limit, which nothing would enforce any more.
+ */
+const runningGroups = new Set<number>();
+let killOnExit = false;
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
 /** How a command ended: its exit code (null when it could not be started or was killed), its output. */
 export interface RunOutcome {
   code: number | null;
@@ -22,6 +38,14 @@ export function runWithLimit(
 ): Promise<RunOutcome> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const group = child.pid;
+    if (group !== undefined) {
+      runningGroups.add(group);
+      if (!killOnExit) {
+        killOnExit = true;
+        process.once('exit', () => runningGroups.forEach(killGroup));
+      }
+    }
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let kept = 0;
@@ -43,6 +67,7 @@ export function runWithLimit(
     let spawnFailed = false;
     const finish = (code: number | null) => {
       clearTimeout(timer);
+      if (group !== undefined) runningGroups.delete(group);
       resolve({
         code: spawnFailed ? null : code,
         stdout: Buffer.concat(stdout).toString('utf8'),

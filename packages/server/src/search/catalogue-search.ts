@@ -114,7 +114,10 @@ export class CatalogueSearch extends CatalogueFollower<IndexChanges> {
       index.upsert(toIndexedPlugin(rows[position]!));
       bytes += approximateBytesOf(rows[position]!);
       // A rebuild yields now and then, so other requests (and searches, from the old index) go on meanwhile.
-      if (rebuild && position % 2000 === 1999) await new Promise(setImmediate);
+      if (rebuild && position % 2000 === 1999) {
+        await new Promise(setImmediate);
+        this.throwIfClosed();
+      }
     }
     for (const id of removedIds) index.remove(id);
     this.index = index;

@@ -10,7 +10,8 @@ export type { JobContext, RecurringJob } from './types';
 
 /**
  * The scheduler of recurring jobs: the `/api/scheduler` routes, and this node's loop that runs the jobs when
- * due (started once the application is ready, stopped, after the runs in progress end, when it closes).
+ * due (started once the application is ready; stopped when it closes, the runs in progress given their
+ * aborted signal and a few seconds to end).
  */
 export async function scheduler(
   app: FastifyInstance,

@@ -23,6 +23,12 @@ const SHORTEST_LOOK_MS = 100;
 /** Runs shown with a job's details. */
 const RUNS_SHOWN = 20;
 
+/**
+ * How long {@link Scheduler.stop} waits for the runs of this node once their signal is aborted. A job that
+ * does not look at its signal is left behind: its lease expires and the next node to look runs it again.
+ */
+export const STOP_WAIT_MS = 3_000;
+
 export interface SchedulerSettings {
   /** Names this process in leases and runs; unique per process by default (host, pid, random). */
   node?: string;
@@ -53,6 +59,8 @@ export class Scheduler {
   readonly node: string;
   private readonly jobs: ReadonlyMap<string, RecurringJob>;
   private readonly running = new Map<string, Promise<ScheduledRun | undefined>>();
+  /** The signals of the runs in progress, aborted when the scheduler stops. */
+  private readonly controllers = new Map<string, AbortController>();
   private timer: NodeJS.Timeout | undefined;
   private looking: Promise<void> | undefined;
   private started = false;
@@ -83,13 +91,29 @@ export class Scheduler {
     if (this.settings.pollMs > 0) this.schedule(0);
   }
 
-  /** Stops looking and waits for the runs of this node to end. */
-  async stop(): Promise<void> {
+  /**
+   * Stops looking, aborts the signals of the runs of this node and waits for them to end, at most `waitMs`:
+   * the server is stopping, and a job that goes on regardless is abandoned (logged) rather than awaited.
+   */
+  async stop(waitMs = STOP_WAIT_MS): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    await this.looking;
-    await Promise.allSettled(this.running.values());
+    for (const controller of this.controllers.values()) {
+      controller.abort(new Error('The server is stopping.'));
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const waited = await Promise.race([
+      Promise.allSettled([this.looking, ...this.running.values()]).then(() => true),
+      new Promise<false>((resolve) => (timer = setTimeout(resolve, waitMs, false))),
+    ]);
+    clearTimeout(timer);
+    if (!waited) {
+      this.settings.log.warn(
+        { jobs: [...this.running.keys()] },
+        `jobs still running ${waitMs / 1000} s after the stop was asked are left: they run again once their lease expires`,
+      );
+    }
   }
 
   /** Every job, in the order of the definitions. */
@@ -138,9 +162,12 @@ export class Scheduler {
       if (!job || timing.paused || this.running.has(job.id)) continue;
       const scheduled = job.intervalMs > 0 && timing.dueInMs !== null;
       if (!timing.leased && (timing.orphaned || (scheduled && timing.dueInMs! <= 0))) {
-        void this.claimAndRun(job.id, 'schedule', null).catch((error: unknown) =>
-          this.settings.log.error({ err: error, job: job.id }, 'a scheduled job could not be started'),
-        );
+        void this.claimAndRun(job.id, 'schedule', null).catch((error: unknown) => {
+          // A run left behind by a stop fails to record its end once the database has closed: not news.
+          if (!this.stopped) {
+            this.settings.log.error({ err: error, job: job.id }, 'a scheduled job could not be started');
+          }
+        });
         continue;
       }
       // Look again when it is due, or when the lease of whoever runs it would expire if they died.
@@ -182,6 +209,8 @@ export class Scheduler {
     onClaimed?: (transaction: Transaction, runId: number) => Promise<void>,
   ): Promise<ScheduledRun | undefined | 'busy'> {
     const job = this.definition(jobId);
+    // A look under way when the scheduler stopped starts nothing more.
+    if (this.stopped) return undefined;
     const claim = await claimJob(this.db, {
       jobId,
       node: this.node,
@@ -210,6 +239,7 @@ export class Scheduler {
 
   private async execute(job: RecurringJob, runId: number): Promise<ScheduledRun | undefined> {
     const controller = new AbortController();
+    this.controllers.set(job.id, controller);
     const log = this.settings.log.child({ job: job.id, run: runId });
     const heartbeat = setInterval(
       () => {
@@ -236,6 +266,7 @@ export class Scheduler {
       log.error({ err: failure }, 'a scheduled job failed');
     } finally {
       clearInterval(heartbeat);
+      this.controllers.delete(job.id);
     }
     await finishRun(this.db, { jobId: job.id, runId, intervalMs: job.intervalMs, outcome, summary, error });
     if (outcome === 'succeeded') log.debug({ ms: Date.now() - startedAt, summary }, 'scheduled job done');

@@ -2,7 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 
 /** What a job's work is given when it runs. */
 export interface JobContext {
-  /** Aborted when this node lost the job's lease (another node may be running it): stop when convenient. */
+  /**
+   * Aborted when this node lost the job's lease (another node may be running it), or when the server stops
+   * (it waits a few seconds, then leaves the run to be retried): stop when convenient.
+   */
   signal: AbortSignal;
   log: FastifyBaseLogger;
 }
