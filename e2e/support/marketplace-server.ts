@@ -13,6 +13,8 @@ export interface RunningMarketplace {
   origin: string;
   /** True when it started on a copy of the global set-up's data folder (demo-template.ts): passwords set. */
   fromTemplate: boolean;
+  /** An API token of a demo account made in the template (`mp tokens create`), or undefined when not. */
+  templateToken(login: string, scope: string): string | undefined;
   /** Runs the `mp` command against this server's data folder (while it runs) and returns what it printed. */
   mp(args: readonly string[]): string;
   /**
@@ -51,6 +53,8 @@ async function waitUntilAnswering(origin: string, child: ChildProcess, output: (
 
 /** Where the e2e global set-up (demo-template.ts) tells the test files' processes its template folder is. */
 export const DEMO_TEMPLATE_VARIABLE = 'E2E_DEMO_DATA_TEMPLATE';
+/** The API tokens made in the template, as JSON keyed `<login>:<scope>` (every copy of the folder has them). */
+export const DEMO_TOKENS_VARIABLE = 'E2E_DEMO_TOKENS';
 
 export interface StartOptions {
   /** Start on this (new) folder and leave it in place when stopped, instead of a temporary one removed after. */
@@ -147,5 +151,9 @@ export async function startMarketplace(options: StartOptions = {}): Promise<Runn
       throw new Error(`mp ${args.slice(0, 2).join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
     return result.stdout;
   };
-  return { origin, fromTemplate: template !== undefined, mp, close: stop };
+  const templateTokens = template
+    ? (JSON.parse(process.env[DEMO_TOKENS_VARIABLE] ?? '{}') as Record<string, string>)
+    : {};
+  const templateToken = (login: string, scope: string) => templateTokens[`${login}:${scope}`];
+  return { origin, fromTemplate: template !== undefined, templateToken, mp, close: stop };
 }

@@ -30,7 +30,7 @@ export interface SiteServer {
   origin: string;
   /** Passwords given to the demo accounts admin, developer and visitor. */
   passwords: Record<'admin' | 'developer' | 'visitor', string>;
-  /** A new permanent API token of a demo account, made with `mp tokens create`. */
+  /** A permanent API token of a demo account: the data template's (made with `mp tokens create`) or a new one. */
   createToken(login: string, scope: 'upload' | 'manage'): string;
   close(): Promise<void>;
 }
@@ -49,7 +49,9 @@ export async function startSiteServer(): Promise<SiteServer> {
         marketplace.mp(['users', 'set-password', '--login', login, '--password', password]);
       }
     }
+    // The template's tokens where the folder is a copy of it; a new one through `mp` otherwise.
     const createToken = (login: string, scope: 'upload' | 'manage') =>
+      marketplace.templateToken(login, scope) ??
       marketplace.mp(['tokens', 'create', '--login', login, '--scope', scope]).trim();
     const close = async () => {
       await marketplace.close();
