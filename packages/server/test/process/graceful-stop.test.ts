@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -6,14 +6,13 @@ import { Agent, get } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { localChannelPath } from '../../src/auth/local-channel';
 import { openDatabase } from '../../src/db/client';
 import { GracefulStop } from '../../src/process/graceful-stop';
 import { archiveBytes, pluginJarContent, pluginXml } from '../archive/plugin-fixtures';
 import { addUser, insertPlugin, permanentToken } from '../publishing/publishing-test-app';
-import { freePort } from '../support/server-process';
+import { freePort, spawnServer as spawnServerProcess } from '../support/server-process';
 
 /**
  * The real server (`node --import tsx src/server.ts`, as the image runs it) stopped with SIGTERM while it is
@@ -24,7 +23,6 @@ import { freePort } from '../support/server-process';
 
 vi.setConfig({ testTimeout: 240_000 });
 
-const SERVER_DIRECTORY = fileURLToPath(new URL('../..', import.meta.url));
 const STOP_LIMIT_MS = 10_000;
 /** Past this the test kills the server itself: a stop this late has failed anyway. */
 const KILL_AFTER_MS = 20_000;
@@ -61,20 +59,7 @@ interface Server {
 }
 
 function spawnServer(port: number, env: Record<string, string> = {}): Server {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: SERVER_DIRECTORY,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: dataDir,
-      DEMO: 'true',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnServerProcess(port, { DATA_DIR: dataDir, DEMO: 'true', LOG_LEVEL: 'warn', ...env });
   let output = '';
   /** When each chunk of output arrived, and where it ended in `output`. */
   const arrivals: { at: number; end: number }[] = [];

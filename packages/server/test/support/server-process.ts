@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 
 /** The server package, where `src/server.ts` runs from. */
 const SERVER_DIRECTORY = fileURLToPath(new URL('../..', import.meta.url));
-/** How long a server may take to stop once signalled (it finishes its requests and jobs first). */
+/**
+ * How long a server may take to stop once signalled: it stops within 10 s (src/process/graceful-stop.ts), and
+ * this leaves room for a loaded machine.
+ */
 const STOP_TIMEOUT_MS = 30_000;
 
 /** A port nobody listens on right now (the system picks it). */
@@ -18,6 +21,24 @@ export async function freePort(): Promise<number> {
         typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
       );
     });
+  });
+}
+
+/**
+ * `src/server.ts` in a child process, as `pnpm start` runs it, answering on 127.0.0.1:`port`, with `env` on top
+ * of this process's environment; its output piped.
+ */
+export function spawnServer(port: number, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: SERVER_DIRECTORY,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 
@@ -47,17 +68,7 @@ export interface ServerProcessOptions {
  */
 export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: SERVER_DIRECTORY,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      ...options.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnServer(port, options.env);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
