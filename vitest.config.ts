@@ -9,6 +9,7 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       'packages/*/vitest.config.ts',
+      'packages/server/vitest.isolated.config.ts',
       'site/vitest.config.{ts,mts}',
       'tooling/vitest.config.ts',
       'e2e/vitest.config.ts',
