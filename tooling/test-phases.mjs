@@ -1,8 +1,9 @@
 // `pnpm test`: every check, phase by phase, each phase's time printed at the end.
 //
 // Lint and typecheck run side by side (each is mostly one process, and nothing else competes with them then);
-// the unit and database tests run next on both cores, then the browser tests, which start a server, an IDE
-// simulator and Chromium per file and so run one file at a time. A failed phase stops the run there.
+// the unit and database tests run next on both cores, then the site and the SDK are built (`pnpm build`),
+// then the browser tests, which start a server, an IDE simulator and Chromium per file and so run one file at
+// a time. A failed phase stops the run there.
 //
 // `pnpm test --faults` (what .ci/run runs) also runs the fault suite's short profile (`pnpm test:faults`)
 // beside the browser tests: most of its six minutes are a soak at a few requests a second and servers being
@@ -23,6 +24,9 @@ const PHASES = [
     { name: 'typecheck', script: 'typecheck' },
   ],
   [{ name: 'unit and database tests', script: 'test:unit' }],
+  // The site and the widget SDK, once: the browser tests' set-up finds them newer than their sources, and the
+  // fault suite beside them serves the same files (a build under way would empty them for its server).
+  [{ name: 'build (pnpm build)', script: 'build' }],
   [
     { name: 'browser tests', script: 'test:browser' },
     ...(withFaults ? [{ name: 'fault suite (short profile)', script: 'test:faults' }] : []),

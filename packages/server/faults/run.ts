@@ -7,7 +7,13 @@
  * still checked, about 6 minutes on two cores), and with `--full` the issue's counts and durations (about 30
  * minutes, 20 of them the soak) for a release or after a change to a driver's area.
  */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_SDK_DIR } from '../src/sdk-hosting';
+import { DEFAULT_SITE_DIR } from '../src/site-hosting';
 import { runDatabaseFaults } from './database-faults';
 import { runDiskFull } from './disk-full';
 import { runFuzz } from './fuzz';
@@ -87,6 +93,26 @@ const DRIVERS: Record<string, () => Promise<DriverResult[]>> = {
   },
 };
 
+/**
+ * The server serves the site and the widget SDK from their builds and answers 503 without them, which the
+ * fuzzing driver would count against it: a clean clone builds them first (`pnpm build`), as `pnpm start`
+ * does. An existing build is used as it is (`pnpm test` builds before running this beside the browser tests).
+ */
+function buildWhenMissing(): boolean {
+  const builds = [join(DEFAULT_SITE_DIR, 'index.html'), join(DEFAULT_SDK_DIR, 'mp-widget.js')];
+  if (builds.every((file) => existsSync(file))) return true;
+  console.log('[faults] The site or the widget SDK is not built: building them (pnpm build)...');
+  const root = fileURLToPath(new URL('../../..', import.meta.url));
+  // Under `pnpm run`, npm_execpath is pnpm itself (also when pnpm came through npx).
+  const pnpm = process.env.npm_execpath;
+  const result = pnpm
+    ? spawnSync(process.execPath, [pnpm, 'build'], { cwd: root, stdio: 'inherit' })
+    : spawnSync('pnpm', ['build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  if (result.status === 0) return true;
+  console.error('[faults] pnpm build failed; see above.');
+  return false;
+}
+
 async function main(): Promise<number> {
   const chosen = (process.env.FAULTS ?? Object.keys(DRIVERS).join(','))
     .split(',')
@@ -99,6 +125,7 @@ async function main(): Promise<number> {
     );
     return 2;
   }
+  if (!buildWhenMissing()) return 1;
   const allowSkip = ['1', 'true', 'yes'].includes((process.env.FAULTS_ALLOW_SKIP ?? '').toLowerCase());
   const results: DriverResult[] = [];
   const suiteStarted = Date.now();
