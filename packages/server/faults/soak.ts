@@ -191,17 +191,33 @@ export async function runSoak(options: SoakOptions): Promise<DriverResult> {
     const started = Date.now();
     await sample();
     let nextSample = started + options.sampleMs;
+    // Samples are taken beside the traffic, one after another, never holding up a request's start.
+    let sampling: Promise<void> = Promise.resolve();
+    let samplingError: unknown;
     const inFlight = new Set<Promise<void>>();
     let skipped = 0;
+    // Start times the generator itself missed (its process not run on time, on a busy machine): dropped, not
+    // made up in a burst, which would fill the 64 places at once and blame the server for the generator.
+    let generatorMissed = 0;
+    let generatorLateMs = 0;
     const interval = 1000 / options.requestsPerSecond;
     let nextStart = performance.now();
     while (Date.now() - started < options.durationMs) {
       if (Date.now() >= nextSample) {
         nextSample += options.sampleMs;
-        await sample();
+        sampling = sampling.then(sample).catch((error: unknown) => {
+          samplingError ??= error;
+        });
       }
       const wait = nextStart - performance.now();
       if (wait > 0) await sleep(wait);
+      const late = performance.now() - nextStart;
+      if (late >= interval) {
+        const missed = Math.floor(late / interval);
+        generatorMissed += missed;
+        generatorLateMs = Math.max(generatorLateMs, late);
+        nextStart += missed * interval;
+      }
       nextStart += interval;
       // An open loop: requests start on time whatever the answers take, up to 64 in flight.
       if (inFlight.size >= 64) {
@@ -213,6 +229,8 @@ export async function runSoak(options: SoakOptions): Promise<DriverResult> {
       inFlight.add(running);
     }
     await Promise.all(inFlight);
+    await sampling;
+    if (samplingError) throw samplingError;
     await sleep(1000);
     await sample();
     if (server.child.exitCode !== null) failures.push('The server exited during the soak.');
@@ -242,6 +260,12 @@ export async function runSoak(options: SoakOptions): Promise<DriverResult> {
     const maxSockets = Math.max(...samples.map((point) => point.sockets));
     if (skipped > sent / 100)
       failures.push(`${skipped} request(s) could not start on time: the server fell behind.`);
+    const slots = sent + skipped + generatorMissed;
+    if (generatorMissed > slots / 10)
+      failures.push(
+        `The load generator missed ${generatorMissed} of its ${slots} start times (up to ` +
+          `${(generatorLateMs / 1000).toFixed(1)} s late): the machine was too busy for the soak to judge the server.`,
+      );
     const all = [...counts.values()].flatMap((entry) => entry.ms);
     const byOperation = Object.fromEntries(
       [...counts].map(([operation, entry]) => [
@@ -265,6 +289,7 @@ export async function runSoak(options: SoakOptions): Promise<DriverResult> {
         'non-socket fds after warm-up / end': `${firstWarm.other} / ${last.other}`,
         'sockets at most': maxSockets,
         'requests skipped (server behind)': skipped,
+        'start times missed by the generator (at most, ms)': `${generatorMissed} (${Math.round(generatorLateMs)})`,
       },
     };
   } finally {
