@@ -2,14 +2,16 @@
 /**
  * The widget SDK builds, all from packages/elements (output in packages/elements/dist, served under /sdk/):
  * - mp-widget.js   script tag (IIFE, global `MarketplaceWidget`): every element and the loader in one file,
- *                  with React replaced by Preact (src/preact/) so the page downloads about a tenth of the bytes.
+ *                  with React replaced by preact/compat underneath r2wc, so a third-party page downloads about
+ *                  a tenth of the bytes.
  * - mp-widget.mjs  the same for `<script type="module">` hosts.
  * - chunks/        the same elements split into ES modules, content-hashed names: one chunk per element, and
- *                  the code they share (Preact, the element wrapper, protocol, common ui) in `shared` and `shared-some`;
+ *                  the code they share (preact/compat, r2wc, protocol, common ui) in `shared` and `shared-some`;
  *                  sdk-chunks.json says which files each element needs.
  * - mp-loader.js   script tag (IIFE, global `MarketplaceWidget`): `setupMarketplaceWidget(...)` and a watch on
  *                  the page for the five tags; it imports the chunks of only the elements the page uses.
- * - react/index.js ESM for React hosts: React stays an import, so the host's own React renders the elements.
+ * - react/index.js ESM for React hosts, compiled by @rollup/plugin-typescript with its type declarations
+ *                  (react/index.d.ts): React stays an import, so the host's own React renders the elements.
  */
 import { readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +21,7 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
 import { rollup } from 'rollup';
-import esbuild from 'rollup-plugin-esbuild';
+import typescript from '@rollup/plugin-typescript';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const elements = join(root, 'packages/elements');
@@ -27,29 +29,35 @@ const dist = join(elements, 'dist');
 const preact = realpathSync(join(elements, 'node_modules/preact'));
 
 /**
- * React's entry points mapped to Preact itself (no preact/compat): src/preact/ gives the hooks, context and JSX
- * the elements and their ui components use, and the `createRoot` the elements render with. Exact matches
- * only, so `react-dom/client` is not read as `react-dom` + path; `react-dom` itself has no stand-in (the
- * elements do not use it), so an import of it fails the build instead of pulling in a copy of React DOM.
+ * React's entry points mapped to preact/compat in the script-tag builds: r2wc and the `ui` components render
+ * through it as they would through React. Exact matches only, so `react-dom/client` is not read as
+ * `react-dom` followed by `/client`.
  */
 const preactAliases = [
   { find: /^react\/jsx-runtime$/, replacement: join(preact, 'jsx-runtime/dist/jsxRuntime.mjs') },
   { find: /^react\/jsx-dev-runtime$/, replacement: join(preact, 'jsx-runtime/dist/jsxRuntime.mjs') },
-  { find: /^react-dom\/client$/, replacement: join(elements, 'src/preact/react-dom-client.ts') },
-  { find: /^react$/, replacement: join(elements, 'src/preact/react.ts') },
+  { find: /^react-dom\/client$/, replacement: join(preact, 'compat/client.mjs') },
+  { find: /^(react|react-dom)$/, replacement: join(preact, 'compat/dist/compat.mjs') },
 ];
 
-/** Fails the script-tag builds on an import of `react-dom` (see preactAliases). */
-function noReactDom() {
+/**
+ * r2wc imports React's default export for `createElement` alone; preact/compat's default export is an object
+ * of its whole API, which would keep all of it in the bundle. r2wc gets a default export holding just that
+ * function.
+ */
+const R2WC_REACT = '\0r2wc-react';
+function r2wcReactDefault() {
   return {
-    name: 'mp-no-react-dom',
+    name: 'mp-r2wc-react-default',
     /** @param {string} source @param {string | undefined} importer */
     resolveId(source, importer) {
-      if (source === 'react-dom')
-        this.error(
-          `${importer ?? 'A module'} imports react-dom, which the script-tag builds do not include.`,
-        );
+      if (source === 'react' && importer?.includes('@r2wc')) return R2WC_REACT;
       return null;
+    },
+    /** @param {string} id */
+    load(id) {
+      if (id !== R2WC_REACT) return null;
+      return `import { createElement } from ${JSON.stringify(join(preact, 'compat/dist/compat.mjs'))};\nexport default { createElement };`;
     },
   };
 }
@@ -97,21 +105,22 @@ const reactModules = /^(react|react-dom)(\/.*)?$/;
 const declarationOnlyPackages =
   /[\\/]packages[\\/](core|protocol|ide-bridge|ui|api-contract|api-client)[\\/]src[\\/]/;
 
-/** @param {{ preact: boolean }} options */
-function plugins({ preact: usePreact }) {
+/**
+ * The script-tag builds' plugins: preact/compat for React underneath r2wc, the style literals minified, and the
+ * TypeScript sources compiled by @rollup/plugin-typescript (no declarations: those come with the React build).
+ */
+function plugins() {
   return [
-    ...(usePreact ? [noReactDom(), alias({ entries: preactAliases }), minifyStyleLiterals()] : []),
+    r2wcReactDefault(),
+    alias({ entries: preactAliases }),
+    minifyStyleLiterals(),
     nodeResolve({ browser: true, extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'] }),
-    replace({
-      preventAssignment: true,
-      values: usePreact ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
-    }),
-    esbuild({
-      target: 'es2022',
-      jsx: 'automatic',
-      tsconfig: join(elements, 'tsconfig.json'),
-      // React's own development checks are the host's business in the React build.
-      minify: false,
+    replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
+    typescript({
+      tsconfig: join(elements, 'tsconfig.build.json'),
+      declaration: false,
+      declarationDir: undefined,
+      outDir: undefined,
     }),
   ];
 }
@@ -160,7 +169,7 @@ function elementEntries() {
 
 /**
  * The split build's shared code in two chunks, whatever Rollup would make of it (a chunk per combination of
- * elements, ten files today): `shared`, what every element needs (Preact, the element wrapper, the item loading and
+ * elements, ten files today): `shared`, what every element needs (preact/compat, r2wc, the item loading and
  * announcing, protocol, tokens), and `shared-some`, what several elements but not all need (today the four
  * that talk to the IDE: the IDE bridge, toasts, the repository hint). One chunk for both would make the card
  * download the IDE bridge it never uses. Which module goes where is read from a first, natural split of the
@@ -299,13 +308,30 @@ function minify({ module }) {
   });
 }
 
+/**
+ * The React build's `index.d.ts`: TypeScript writes the declarations under `types/`, one folder per workspace
+ * package the elements import (their sources are compiled into the bundle); this names the elements' own.
+ */
+function declarationsEntry() {
+  return {
+    name: 'mp-declarations-entry',
+    generateBundle() {
+      this.emitFile({
+        type: 'asset',
+        fileName: 'index.d.ts',
+        source: "export * from './types/elements/src/index';\n",
+      });
+    },
+  };
+}
+
 /** @type {import('rollup').TreeshakingOptions} */
 const treeshake = { moduleSideEffects: (id) => !declarationOnlyPackages.test(id) };
 
 /** The split build's input: one entry per element. A function, so the first pass gets plugins of its own. */
 const splitInput = () => ({
   input: Object.fromEntries(Object.keys(ELEMENT_DEFINITIONS).map((tag) => [tag, ELEMENT_ENTRY + tag])),
-  plugins: [elementEntries(), ...plugins({ preact: true })],
+  plugins: [elementEntries(), ...plugins()],
   treeshake,
   // The entries export nothing: each registers its element when imported.
   preserveEntrySignatures: /** @type {const} */ (false),
@@ -316,7 +342,7 @@ const sharedChunks = twoSharedChunks(splitInput);
 export default [
   {
     input: join(elements, 'src/mp-widget.entry.ts'),
-    plugins: plugins({ preact: true }),
+    plugins: plugins(),
     treeshake,
     output: [
       {
@@ -331,7 +357,7 @@ export default [
   {
     // mp-loader.js's iframe mode: the protocol's listener and guards, alone.
     input: { 'embed-messages': join(elements, 'src/loader/embed-messages.ts') },
-    plugins: [emptyChunksFolder(), ...plugins({ preact: true })],
+    plugins: [emptyChunksFolder(), ...plugins()],
     treeshake,
     output: {
       dir: dist,
@@ -355,7 +381,7 @@ export default [
   {
     // After the split build: the loader carries its manifest.
     input: join(elements, 'src/loader/loader.entry.ts'),
-    plugins: [elementChunksModule(), ...plugins({ preact: true })],
+    plugins: [elementChunksModule(), ...plugins()],
     treeshake,
     output: {
       file: join(dist, 'mp-loader.js'),
@@ -366,7 +392,11 @@ export default [
   },
   {
     input: join(elements, 'src/index.ts'),
-    plugins: plugins({ preact: false }),
+    plugins: [
+      nodeResolve({ browser: true, extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'] }),
+      typescript({ tsconfig: join(elements, 'tsconfig.build.json') }),
+      declarationsEntry(),
+    ],
     external: (id) => reactModules.test(id),
     output: { dir: join(dist, 'react'), format: 'es', entryFileNames: 'index.js' },
   },

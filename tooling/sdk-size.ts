@@ -6,9 +6,9 @@
  * - a page with mp-widget.js, the single file (all five, one request);
  * - the loader alone, and the loader in iframe mode (with the embed messages' chunk).
  * Prints the table and exits 1 when one of them is over its limit. The limits are the sizes when they were
- * last cut, plus a little room: raise one only with the reason in the same change. The goals are the issue's
- * (one element at most 10 KB, all five at most 15 KB), not met: see packages/elements/README.md for where
- * the bytes are.
+ * last cut, plus a little room: raise one only with the reason in the same change. The goals are the
+ * issue's (one element at most 20 KB, all five and the single file at most 28 KB, the loader 2.5 KB): see
+ * packages/elements/README.md for where the bytes are.
  * `pnpm bench sdk-size` prints the same table; e2e/tests/sdk-size.test.ts fails `pnpm test` over a limit.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -29,24 +29,28 @@ export const SINGLE_FILE = 'mp-widget.js';
 export const ELEMENTS: readonly string[] = Object.values(WIDGET_ELEMENT_NAMES);
 
 /**
- * Gzip bytes each page may download at most (CI fails above): the sizes of this build plus about 2%. Cut last
- * when the script-tag builds dropped preact/compat and @r2wc for Preact itself and our own element wrapper
- * (the card 18.5 -> 17.0 KB, the install button 24.4 -> 22.8 KB, all five 30.9 -> 29.4 KB).
+ * Gzip bytes each page may download at most (CI fails above): the issue's budgets where this build meets them,
+ * otherwise the sizes of this build plus about 2%. Cut last when the script-tag builds went back to
+ * preact/compat underneath @r2wc/react-to-web-component (the elements made with r2wc, as the product was
+ * asked for): the card 17.0 -> 19.0 KB, the install button 22.8 -> 24.8 KB, all five 29.4 -> 31.4 KB.
  */
 export const SIZE_LIMITS: Readonly<Record<string, number>> = {
-  'mp-plugin-card': 17.4 * KB,
-  'mp-install-button': 23.25 * KB,
-  'mp-ai-button': 21.9 * KB,
-  'mp-open-course': 20.7 * KB,
-  'mp-course-lti': 20.8 * KB,
-  'all five': 29.9 * KB,
-  [SINGLE_FILE]: 25.2 * KB,
-  [LOADER]: 2.3 * KB,
+  'mp-plugin-card': 20 * KB,
+  'mp-install-button': 25.3 * KB,
+  'mp-ai-button': 23.9 * KB,
+  'mp-open-course': 22.75 * KB,
+  'mp-course-lti': 22.85 * KB,
+  'all five': 32 * KB,
+  [SINGLE_FILE]: 28 * KB,
+  [LOADER]: 2.5 * KB,
   'iframe mode': 3.55 * KB,
 };
 
-/** The goals of the issue that split the SDK: printed beside the limits until the SDK meets them. */
-export const SIZE_GOALS = { element: 10 * KB, allFive: 15 * KB };
+/**
+ * The budgets of the issue that put the elements on r2wc: printed beside the limits until the SDK meets them
+ * (packages/elements/README.md says where the bytes are).
+ */
+export const SIZE_GOALS = { element: 20 * KB, allFive: 28 * KB, singleFile: 28 * KB, loader: 2.5 * KB };
 
 export interface PageSize {
   name: string;
@@ -99,8 +103,8 @@ export function measureSdk(
     pages: [
       ...elementPages,
       page('all five', allFiles, SIZE_GOALS.allFive),
-      page(SINGLE_FILE, [SINGLE_FILE], undefined),
-      page(LOADER, [LOADER], undefined),
+      page(SINGLE_FILE, [SINGLE_FILE], SIZE_GOALS.singleFile),
+      page(LOADER, [LOADER], SIZE_GOALS.loader),
       // setupMarketplaceWidget(..., { mode: 'iframe' }) with the loader: no element code at all.
       page('iframe mode', [LOADER, manifest.embedMessages], undefined),
     ],

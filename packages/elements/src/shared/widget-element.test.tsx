@@ -34,7 +34,7 @@ describe('createWidgetElement', () => {
     document.body.innerHTML = '';
   });
 
-  it('passes kebab-case attributes as camelCase props, booleans read as r2wc read them', async () => {
+  it('passes kebab-case attributes as camelCase props, booleans read by r2wc', async () => {
     const probe = document.createElement('mp-probe') as Probe;
     probe.setAttribute('plugin-id', '7');
     probe.setAttribute('allow-multiline', 'false');
@@ -58,6 +58,7 @@ describe('createWidgetElement', () => {
     expect(probe.pluginId).toBe('8');
     probe.pluginId = undefined;
     expect(probe.hasAttribute('plugin-id')).toBe(false);
+    await vi.waitFor(async () => expect(await shown(probe)).toEqual({ allowMultiline: true }));
   });
 
   it('unmounts its view when removed from the page and renders again when put back', async () => {

@@ -1,15 +1,15 @@
 import type { WidgetMessage } from '@marketplace/protocol';
 import { parentOrigin, sendMessage } from '@marketplace/protocol';
+import r2wc from '@r2wc/react-to-web-component';
 import type { ComponentType } from 'react';
-import { createElement, useMemo } from 'react';
-import type { Root } from 'react-dom/client';
-import { createRoot } from 'react-dom/client';
+import { useMemo } from 'react';
 import { dispatchWidgetEvent } from './events';
 
 /**
- * How an attribute's text becomes a prop: `string` as written; `boolean` true for text starting with t, y or
- * 1-9 ("true", "yes", "1"), false for anything else ("false", "no", "0"). An empty or missing attribute is an
- * unset prop (the view's default), as it was with @r2wc/react-to-web-component, whose mapping this keeps.
+ * How an attribute's text becomes a prop (r2wc's parsers): `string` as written; `boolean` true for text
+ * starting with t, y or 1-9 ("true", "yes", "1"), false for anything else ("false", "no", "0"). An empty or
+ * missing attribute is an unset prop (the view's default). r2wc's `function` and `method` are never used:
+ * they read globals of the page.
  */
 export type AttributeType = 'string' | 'boolean';
 
@@ -63,21 +63,13 @@ function postToParent(host: HTMLElement, message: WidgetMessage): void {
   if (origin !== undefined) sendMessage(window.parent, message, origin);
 }
 
-/** `buttonSize` -> `button-size`. */
-const attributeName = (prop: string) => prop.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
-
-function parseAttribute(type: AttributeType, text: string | null): unknown {
-  if (!text) return undefined;
-  return type === 'boolean' ? /^[ty1-9]/i.test(text) : text;
-}
-
 /**
- * Makes a custom element class from a view: an open shadow root with the styles of the ui components the
- * view renders (`uiStyles`, ui's set for them) and the element's own (`styles`), attributes in kebab-case
- * mapped to the view's camelCase props (also settable as properties: `element.pluginId = '7'` writes the
- * attribute). The view renders while the element is in the document and is unmounted when it leaves.
- * React's `createRoot` renders it: the host's React in the React build, a few lines over Preact in the
- * script-tag builds (rollup.config.mjs).
+ * Makes a custom element class from a view with `@r2wc/react-to-web-component`: an open shadow root with the
+ * styles of the ui components the view renders (`uiStyles`, ui's set for them) and the element's own
+ * (`styles`), attributes in kebab-case mapped to the view's camelCase props by r2wc's `props` (also settable
+ * as properties: `element.pluginId = '7'` writes the attribute). r2wc renders the view with React's
+ * `createRoot` while the element is in the document (the host's React in the React build, preact/compat in
+ * the script-tag builds: rollup.config.mjs) and unmounts it when it leaves.
  */
 export function createWidgetElement<Attributes extends object>(
   View: ComponentType<Attributes & WidgetViewProps>,
@@ -88,11 +80,10 @@ export function createWidgetElement<Attributes extends object>(
   },
 ): CustomElementConstructor {
   const styles = [...options.uiStyles, HOST_STYLES + (options.styles ?? '')];
-  const types = options.attributes as Record<string, AttributeType>;
-  /** Attribute name -> prop name. */
-  const props = new Map(Object.keys(types).map((prop) => [attributeName(prop), prop]));
 
-  function WidgetShell({ root, ...attributes }: Record<string, unknown> & { root: ShadowRoot }) {
+  /** r2wc passes the shadow root as `container`. */
+  function WidgetShell({ container, ...attributes }: Attributes & { container?: HTMLElement }) {
+    const root = container as unknown as ShadowRoot;
     const host = root.host as HTMLElement;
     const emit = useMemo(
       () => (message: WidgetMessage) => {
@@ -110,46 +101,42 @@ export function createWidgetElement<Attributes extends object>(
     );
   }
 
-  class WidgetElement extends HTMLElement {
-    static observedAttributes = [...props.keys()];
-    #root = this.attachShadow({ mode: 'open' });
-    #react: Root | undefined;
+  const R2wcElement = r2wc(WidgetShell, { shadow: 'open', props: options.attributes as never });
+  return unsetOnClearedAttribute(R2wcElement, Object.keys(options.attributes));
+}
 
-    connectedCallback(): void {
-      this.#render();
-    }
+/** r2wc's own keys on its elements (`Symbol.for`, so stable): the props it renders with, and its render. */
+const R2WC_PROPS = Symbol.for('r2wc.props');
+const R2WC_RENDER = Symbol.for('r2wc.render');
 
-    disconnectedCallback(): void {
-      this.#react?.unmount();
-      this.#react = undefined;
-    }
+interface R2wcInternals {
+  [R2WC_PROPS]: Record<string, unknown>;
+  [R2WC_RENDER](): void;
+}
 
-    /** Once mounted (an upgrade reports each attribute before connectedCallback, which renders them all). */
-    attributeChangedCallback(): void {
-      if (this.#react) this.#render();
-    }
+/** `buttonSize` -> `button-size`, as r2wc names the attribute of a prop. */
+const attributeName = (prop: string) => prop.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
 
-    /** Renders with every attribute as it is now. */
-    #render(): void {
-      if (!this.isConnected) return;
-      const values: Record<string, unknown> = { root: this.#root };
-      for (const [name, prop] of props)
-        values[prop] = parseAttribute(types[prop] ?? 'string', this.getAttribute(name));
-      this.#react ??= createRoot(this.#root);
-      this.#react.render(createElement(WidgetShell, values as never));
+/**
+ * What r2wc does not do: an attribute that is removed or emptied (also by setting its property to
+ * undefined) unsets its prop, so the view's default applies again; r2wc keeps the last value it parsed.
+ */
+function unsetOnClearedAttribute(
+  Base: CustomElementConstructor,
+  props: readonly string[],
+): CustomElementConstructor {
+  const propOfAttribute = new Map(props.map((prop) => [attributeName(prop), prop]));
+  const R2wcBase = Base as unknown as new () => HTMLElement & {
+    attributeChangedCallback(name: string, oldValue: string | null, value: string | null): void;
+  };
+  return class WidgetElement extends R2wcBase {
+    override attributeChangedCallback(name: string, oldValue: string | null, value: string | null): void {
+      const prop = propOfAttribute.get(name);
+      if (value || prop === undefined) return super.attributeChangedCallback(name, oldValue, value);
+      // Also when r2wc's property setter has unset the prop already: it renders only for an attribute it parses.
+      const element = this as unknown as R2wcInternals;
+      element[R2WC_PROPS][prop] = undefined;
+      element[R2WC_RENDER]();
     }
-  }
-  for (const [name, prop] of props)
-    Object.defineProperty(WidgetElement.prototype, prop, {
-      configurable: true,
-      enumerable: true,
-      get(this: HTMLElement) {
-        return parseAttribute(types[prop] ?? 'string', this.getAttribute(name));
-      },
-      set(this: HTMLElement, value: unknown) {
-        if (value === undefined || value === null) this.removeAttribute(name);
-        else this.setAttribute(name, types[prop] === 'boolean' ? String(Boolean(value)) : String(value));
-      },
-    });
-  return WidgetElement;
+  };
 }
