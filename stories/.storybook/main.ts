@@ -1,7 +1,7 @@
 import type { StorybookConfig } from '@storybook/react-vite';
 
 const config: StorybookConfig = {
-  stories: ['../*.mdx', '../../packages/ui/src/**/*.stories.tsx'],
+  stories: ['../*.mdx', '../../packages/ui/src/**/*.stories.tsx', '../elements/*.stories.tsx'],
   // Docs only: no addon here may reach the network (the catalogue must build and run offline).
   addons: ['@storybook/addon-docs'],
   framework: { name: '@storybook/react-vite', options: {} },

@@ -11,3 +11,11 @@ export function pageIdeBridge(): IdeBridge {
   pageBridge ??= createIdeBridge();
   return pageBridge;
 }
+
+/**
+ * For Storybook: the bridge the elements use from now on, an in-memory one with the IDE states a story shows.
+ * A page has no reason to call it.
+ */
+export function setPageIdeBridge(bridge: IdeBridge): void {
+  pageBridge = bridge;
+}
