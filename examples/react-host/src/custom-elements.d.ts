@@ -12,6 +12,12 @@ declare module 'react' {
       'mp-plugin-card': WidgetElementProps;
       'mp-install-button': WidgetElementProps;
       'mp-ai-button': WidgetElementProps & { 'button-text'?: string; 'button-size'?: string };
+      'mp-open-course': WidgetElementProps;
+      'mp-course-lti': WidgetElementProps & {
+        'launch-id'?: string;
+        'study-item-id'?: string;
+        'lms-description'?: string;
+      };
     }
   }
 }

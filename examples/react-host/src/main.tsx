@@ -21,6 +21,8 @@ function marketplaceOrigin(): string {
 
 const MARKETPLACE = marketplaceOrigin();
 const pluginId = params.get('plugin') ?? '21';
+const aiPluginId = params.get('ai') ?? '3';
+const courseId = params.get('course');
 
 // The elements render with this app's React (the SDK's React build has React as a peer dependency).
 defineMarketplaceElements();
@@ -57,6 +59,14 @@ function App() {
       <mp-plugin-card plugin-id={pluginId} api-base={MARKETPLACE} />
       <h2>Install</h2>
       <InstallWithFeedback />
+      <h2>AI assistant</h2>
+      <mp-ai-button plugin-id={aiPluginId} api-base={MARKETPLACE} button-text="Try the assistant for free" />
+      {courseId ? (
+        <>
+          <h2>Course</h2>
+          <mp-open-course plugin-id={courseId} api-base={MARKETPLACE} />
+        </>
+      ) : null}
     </main>
   );
 }
