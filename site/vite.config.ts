@@ -1,10 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { preactAliases } from './preact-aliases.ts';
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [react()],
-  resolve: { alias: preactAliases },
+  // A build compiles JSX for React's production runtime, whatever NODE_ENV it runs under (test runners set
+  // NODE_ENV=test): the server render bundles React's production build (below), whose jsx-dev-runtime draws
+  // nothing. A browser bundle built under NODE_ENV=test carries React's development build, which takes both.
+  oxc: command === 'build' ? { jsx: { development: false } } : undefined,
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -19,10 +21,11 @@ export default defineConfig({
     // The server's render of the public pages (src/entry-server.tsx), loaded by site-hosting. DOMPurify and
     // jsdom stay imports, found in site/node_modules at run time.
     ssr: {
-      // React Router, Preact and Preact's renderer are bundled: React Router's imports of React take the
-      // aliases above (as an import left to Node it would load React itself), and the renderer and the
-      // components share the one copy of Preact (its hooks are per copy).
-      resolve: { noExternal: ['react-router', 'preact', 'preact-render-to-string'] },
+      // React, React DOM (its server renderer) and React Router are bundled, in their production builds: one
+      // copy of React shared by the renderer, the router and the components, as fast as it gets whatever
+      // NODE_ENV the server runs with (tests run it with NODE_ENV=test).
+      resolve: { noExternal: ['react', 'react-dom', 'react-router'] },
+      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
       build: {
         outDir: 'dist/server',
         manifest: false,
@@ -41,4 +44,4 @@ export default defineConfig({
       await builder.build(builder.environments.ssr!);
     },
   },
-});
+}));

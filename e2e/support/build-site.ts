@@ -7,9 +7,7 @@ const siteDir = join(repositoryRoot, 'site');
 
 /** What the site's build is made of: its own files and the sources of every package it bundles. */
 const SITE_SOURCES = [
-  ...['src', 'public', 'index.html', 'vite.config.ts', 'preact-aliases.ts', 'package.json'].map((name) =>
-    join(siteDir, name),
-  ),
+  ...['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((name) => join(siteDir, name)),
   ...['core', 'protocol', 'ide-bridge', 'ui', 'api-client', 'api-contract'].map((name) =>
     join(repositoryRoot, 'packages', name, 'src'),
   ),

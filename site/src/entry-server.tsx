@@ -8,8 +8,8 @@ import type { SiteLinks } from '@marketplace/api-contract';
 import { UI_STYLES } from '@marketplace/ui';
 import type { WindowLike } from 'dompurify';
 import { JSDOM } from 'jsdom';
-import { renderToStringAsync } from 'preact-render-to-string';
 import { StrictMode } from 'react';
+import { prerenderToNodeStream } from 'react-dom/static';
 import {
   createStaticHandler,
   createStaticRouter,
@@ -42,6 +42,8 @@ export interface RenderRequest {
   askConsent?: boolean;
   /** Answers the page's API calls as they would be answered to a signed-out visitor. */
   fetch: typeof fetch;
+  /** Told of each error the render met (then it gives no page): the server logs them. */
+  onError?: (error: unknown) => void;
 }
 
 export interface RenderedPage {
@@ -64,6 +66,8 @@ export interface RenderedPage {
 const MAX_PASSES = 6;
 /** A load that takes longer is left to the browser (the page shows it loading, as before). */
 const LOAD_TIMEOUT_MS = 10_000;
+/** The server waits no longer for a page (site-hosting's RENDER_TIMEOUT_MS): a pass still running then stops. */
+const RENDER_TIMEOUT_MS = 15_000;
 
 const renderFetch = new AsyncLocalStorage<typeof fetch>();
 setServerFetch(() => renderFetch.getStore());
@@ -150,33 +154,75 @@ class RenderLoads implements ServerLoads {
   }
 }
 
+/** Why a pass gave no page: the render met an error (told to `onError`), or it went on past its time. */
+class RenderFailed extends Error {}
+
+/** The markup a stream wrote, as one string. */
+async function streamText(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  stream.setEncoding('utf8');
+  for await (const chunk of stream) text += chunk as string;
+  return text;
+}
+
 /**
- * One render of the page (Preact's renderer, the site running on preact/compat), waiting for any part that
- * suspends (a lazily loaded tab) and drawing it in place, in document order: no fallback, and none of the inline
- * scripts a streamed render would move late parts with (the CSP would refuse them). A part that throws is drawn
- * as its route's error (React Router's error boundary runs here too); outside any boundary the render fails and
- * the server sends the page without content, for the browser to draw.
+ * One render of the page by React DOM's static renderer (`prerenderToNodeStream`): it waits for every part that
+ * suspends (a lazily loaded tab, the install button) and writes the whole page once all are drawn, each part in
+ * place (`progressiveChunkSize: Infinity`: a large finished part is never sent apart with the inline script that
+ * would move it, which the CSP refuses).
+ *
+ * An error is a failed pass, not a page: React's server renderer runs no error boundary (React Router's route
+ * error is drawn by the browser only), so an error outside any Suspense boundary ends the render, and one inside
+ * a boundary would be left for the browser to draw again (the boundary's fallback in the HTML). Either way
+ * `onError` hears of it and the pass throws RenderFailed.
  */
 async function renderPass(
   router: ReturnType<typeof createStaticRouter>,
   context: StaticHandlerContext,
   server: ServerRender,
+  signal: AbortSignal,
+  onError: ((error: unknown) => void) | undefined,
 ): Promise<string> {
-  return renderToStringAsync(
-    <StrictMode>
-      <ServerRenderContext.Provider value={server}>
-        {/* No hydration script: the CSP allows none; the router's state travels in the page data. */}
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
-      </ServerRenderContext.Provider>
-    </StrictMode>,
-  );
+  const errors: unknown[] = [];
+  let html = '';
+  try {
+    const { prelude } = await prerenderToNodeStream(
+      <StrictMode>
+        <ServerRenderContext.Provider value={server}>
+          {/* No hydration script: the CSP allows none; the router's state travels in the page data. */}
+          <StaticRouterProvider router={router} context={context} hydrate={false} />
+        </ServerRenderContext.Provider>
+      </StrictMode>,
+      {
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
+        signal,
+        onError(error) {
+          errors.push(error);
+        },
+      },
+    );
+    html = await streamText(prelude);
+  } catch (error) {
+    // An error outside any boundary reaches onError too, before it ends the render: this is the same one.
+    if (errors.length === 0) errors.push(error);
+  }
+  if (signal.aborted && errors.length === 0) errors.push(signal.reason);
+  // The CSP runs no inline script: a page that would need one (React moving a part it sent late) is not sent.
+  if (errors.length === 0 && html.includes('<script'))
+    errors.push(new Error('The server render wrote an inline script, which the CSP would refuse.'));
+  if (errors.length > 0) {
+    for (const error of errors) onError?.(error);
+    throw new RenderFailed('The page could not be rendered.');
+  }
+  return html;
 }
 
 /**
  * Renders the page at `request.url` as a signed-out visitor sees it. Undefined when the address is not a
  * page to render here (a redirect, a route that failed) or when a load of the page failed or had not ended
- * (the page would show "could not be loaded" or a spinner): the server then sends the page without content,
- * not kept by any cache, and the browser loads it.
+ * (the page would show "could not be loaded" or a spinner), or when the render met an error (told to
+ * `request.onError`): the server then sends the page without content, not kept by any cache, and the browser
+ * loads it.
  */
 export async function render(request: RenderRequest): Promise<RenderedPage | undefined> {
   giveDomToSanitizer();
@@ -184,6 +230,7 @@ export async function render(request: RenderRequest): Promise<RenderedPage | und
   if (context instanceof Response || context.errors) return undefined;
   const router = createStaticRouter(handler.dataRoutes, context);
   const loads = new RenderLoads(request.fetch, AbortSignal.timeout(LOAD_TIMEOUT_MS));
+  const deadline = AbortSignal.timeout(RENDER_TIMEOUT_MS);
   let html = '';
   let server: ServerRender;
   for (let pass = 1; ; pass++) {
@@ -197,7 +244,12 @@ export async function render(request: RenderRequest): Promise<RenderedPage | und
       sanitizeHtml,
       lazyModules: new Set(),
     };
-    html = await renderPass(router, context, server);
+    try {
+      html = await renderPass(router, context, server, deadline, request.onError);
+    } catch (error) {
+      if (error instanceof RenderFailed) return undefined;
+      throw error;
+    }
     if (pass >= MAX_PASSES || !(await loads.settle())) break;
   }
   if (!loads.allUsedSettled()) return undefined;
