@@ -270,6 +270,11 @@ export default fp(
           // cache keeps the two kinds of page apart by the same test).
           askConsent: !hasConsentChoice(request.headers),
           fetch: fetchFromApp,
+          onError: (error) =>
+            request.log.error(
+              { err: error, url: request.url },
+              'The page met an error while rendering; sent without content.',
+            ),
         });
         rendersRunning += 1;
         const release = () => {

@@ -14,6 +14,8 @@ export interface RenderRequest {
   /** The request carries no consent choice: the page is drawn with the consent banner. */
   askConsent?: boolean;
   fetch: typeof fetch;
+  /** Told of each error the render met; it then gives no page (the page goes out without content). */
+  onError?: (error: unknown) => void;
 }
 
 export interface RenderedPage {
