@@ -246,3 +246,43 @@ export async function render(request) {
     }
   });
 });
+
+describe('a server render that meets an error', () => {
+  it('sends the page without content and logs the error with the page’s address', async () => {
+    const siteDir = await mkdtemp(join(tmpdir(), 'site-hosting-failed-'));
+    await writeFile(join(siteDir, 'index.html'), TEMPLATE);
+    await mkdir(join(siteDir, 'server'));
+    // A stand-in for the site's server render whose page fails to draw: it tells onError and gives no page.
+    await writeFile(
+      join(siteDir, 'server', 'entry-server.js'),
+      `export const UI_STYLES = '.mp{}';
+export async function render(request) {
+  request.onError?.(new TypeError('The rating of the item is missing.'));
+  return undefined;
+}
+`,
+    );
+    const lines: string[] = [];
+    const app = Fastify({
+      logger: { level: 'error', stream: { write: (line: string) => lines.push(line) } },
+    });
+    try {
+      const auth = authConfigFromEnv({}, { publicUrl: 'https://market.example', dataDir: siteDir });
+      await app.register(siteHosting, { auth, siteDir });
+      const page = await app.inject({ url: '/plugin/1-one', headers: { accept: 'text/html' } });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('<div id="root"></div>');
+      expect(page.headers['cache-control']).toBe('no-cache');
+      const logged = lines.map((line) => JSON.parse(line) as { url?: string; err?: { message: string } });
+      expect(logged).toContainEqual(
+        expect.objectContaining({
+          url: '/plugin/1-one',
+          err: expect.objectContaining({ message: 'The rating of the item is missing.' }),
+        }),
+      );
+    } finally {
+      await app.close();
+      await rm(siteDir, { recursive: true, force: true });
+    }
+  });
+});
