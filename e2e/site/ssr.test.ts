@@ -21,6 +21,14 @@ interface SearchAnswer {
   plugins: { name: string }[];
 }
 
+interface UserAnswer {
+  name: string;
+  login: string;
+}
+
+/** The demo catalogue's developer, who publishes listed items (an author page with content). */
+const AUTHOR_ID = 2;
+
 async function consentCookie(context: BrowserContext): Promise<string | undefined> {
   const cookies = await context.cookies();
   return cookies.find((cookie) => cookie.name === 'mp_consent')?.value;
@@ -32,7 +40,17 @@ interface Visit {
   page: Page;
   apiRequests: string[];
   consoleErrors: string[];
+  /** What React said of hydration: a mismatch, or an error it recovered from by drawing the page again. */
+  hydrationProblems: string[];
 }
+
+/**
+ * React's words when hydration goes wrong, in its development build and (by error number, #418 "Hydration
+ * failed", #419 a part the server could not finish, #421 and #423 a part drawn again) its production build,
+ * which reports them as the page's uncaught errors.
+ */
+const HYDRATION_PROBLEM =
+  /hydrat|did not match|didn't match|recoverable|Minified React error #(418|419|421|422|423|425)\b/i;
 
 /**
  * Server-rendered public pages (issue: public pages that load fast and share well): their content is in the
@@ -68,6 +86,7 @@ describe('server-rendered public pages', () => {
     const page = await context.newPage();
     const apiRequests: string[] = [];
     const consoleErrors: string[] = [];
+    const hydrationProblems: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
       if (url.origin === server.origin && url.pathname.startsWith('/api/'))
@@ -77,13 +96,19 @@ describe('server-rendered public pages', () => {
       // The install button looks for IDEs on this machine's ports; none runs here.
       if (message.type() === 'error' && !message.text().includes('Failed to load resource'))
         consoleErrors.push(message.text());
+      if (HYDRATION_PROBLEM.test(message.text())) hydrationProblems.push(message.text());
     });
-    page.on('pageerror', (error) => consoleErrors.push(error.message));
+    page.on('pageerror', (error) => {
+      consoleErrors.push(error.message);
+      if (HYDRATION_PROBLEM.test(`${error.message}\n${error.stack ?? ''}`))
+        hydrationProblems.push(error.message);
+    });
     await page.addInitScript(() => {
       // The server's elements, once the HTML is parsed and before any of the page's scripts runs (module
       // scripts run after this readystatechange): hydration keeps them, unless it found markup it would not
-      // draw (Preact, unlike React, says nothing then). Left out: what the browser redraws right after, the
-      // install button once it has looked for IDEs and the downloads chart it loads.
+      // draw and drew that part again (React's production build reports it only as an error number). Left out:
+      // what the browser redraws right after, the install button once it has looked for IDEs and the
+      // downloads chart it loads.
       document.addEventListener('readystatechange', () => {
         if (document.readyState !== 'interactive') return;
         const root = document.getElementById('root');
@@ -106,7 +131,7 @@ describe('server-rendered public pages', () => {
       }).observe({ type: 'layout-shift', buffered: true });
     });
     await page.goto(`${server.origin}${path}`, { waitUntil: 'networkidle' });
-    return { context, page, apiRequests, consoleErrors };
+    return { context, page, apiRequests, consoleErrors, hydrationProblems };
   }
 
   /**
@@ -188,9 +213,10 @@ describe('server-rendered public pages', () => {
   });
 
   it('hydrates the item page without a shift, a request for its data or a mismatch, and then works', async () => {
-    const { context, page, apiRequests, consoleErrors } = await visit(plugin.info.link);
+    const { context, page, apiRequests, consoleErrors, hydrationProblems } = await visit(plugin.info.link);
     try {
       await hydrated(page, plugin.info.name);
+      expect(hydrationProblems).toEqual([]);
       expect(await replacedElements(page)).toEqual([]);
       expect(await layoutShift(page)).toBeLessThan(SHIFT_MAX);
       const itemData = new RegExp(`^/api/plugins/${items.plugin.id}(\\?|/custom-pages|$)`);
@@ -211,6 +237,7 @@ describe('server-rendered public pages', () => {
     const first = await visit('/', { firstVisit: true });
     try {
       await hydrated(first.page, 'Plugins for your IDE');
+      expect(first.hydrationProblems).toEqual([]);
       expect(await replacedElements(first.page)).toEqual([]);
       const banner = first.page.getByRole('region', { name: 'Cookies and statistics' });
       await expect.poll(() => banner.isVisible(), POLL).toBe(true);
@@ -262,6 +289,7 @@ describe('server-rendered public pages', () => {
     const home = await visit('/');
     try {
       await hydrated(home.page, 'Plugins for your IDE');
+      expect(home.hydrationProblems).toEqual([]);
       expect(await replacedElements(home.page)).toEqual([]);
       expect(await layoutShift(home.page)).toBeLessThan(SHIFT_MAX);
       expect(home.apiRequests.filter((path) => /^\/api\/(searchPlugins|featured)/.test(path))).toEqual([]);
@@ -273,6 +301,7 @@ describe('server-rendered public pages', () => {
     const search = await visit('/search?search=git');
     try {
       await hydrated(search.page, 'Search: git');
+      expect(search.hydrationProblems).toEqual([]);
       expect(await replacedElements(search.page)).toEqual([]);
       expect(await layoutShift(search.page)).toBeLessThan(SHIFT_MAX);
       expect(search.apiRequests.filter((path) => /^\/api\/(searchPlugins|search\/)/.test(path))).toEqual([]);
@@ -287,10 +316,33 @@ describe('server-rendered public pages', () => {
     }
   });
 
+  it('hydrates an author page without a shift, a request for its data or a mismatch', async () => {
+    const author = await getJson<UserAnswer>(server.origin, `/api/users/${AUTHOR_ID}`);
+    const listed = await getJson<{ name: string }[]>(server.origin, `/api/users/${AUTHOR_ID}/plugins`);
+    expect(listed.length).toBeGreaterThan(0);
+    const name = author.name || author.login;
+    const { context, page, apiRequests, consoleErrors, hydrationProblems } = await visit(
+      `/author/${AUTHOR_ID}`,
+    );
+    try {
+      await hydrated(page, name);
+      expect(hydrationProblems).toEqual([]);
+      await expect(page.locator('h1').textContent()).resolves.toBe(name);
+      await expect(page.getByText(listed[0]!.name).count()).resolves.toBeGreaterThan(0);
+      expect(await replacedElements(page)).toEqual([]);
+      expect(await layoutShift(page)).toBeLessThan(SHIFT_MAX);
+      expect(apiRequests.filter((path) => path.startsWith(`/api/users/${AUTHOR_ID}`))).toEqual([]);
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('gives a signed-in visitor the same page, with their parts filled in after hydration', async () => {
-    const { context, page, consoleErrors } = await visit(plugin.info.link);
+    const { context, page, consoleErrors, hydrationProblems } = await visit(plugin.info.link);
     try {
       await hydrated(page, plugin.info.name);
+      expect(hydrationProblems).toEqual([]);
       await signIn(page, 'visitor', server.passwords.visitor);
       await expect.poll(() => new URL(page.url()).pathname, POLL).toBe(plugin.info.link);
       await page.getByRole('link', { name: 'Licences' }).waitFor({ timeout: 30_000 });
