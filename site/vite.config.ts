@@ -1,8 +1,19 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
+/**
+ * React Router's production build: its package exports only its development build (with dev-only warnings and
+ * checks), and leaves choosing the production one to its framework's Vite plugin, which the site does not use.
+ */
+const reactRouterProduction = fileURLToPath(
+  new URL('../production/index.mjs', import.meta.resolve('react-router')),
+);
+
 export default defineConfig(({ command }) => ({
   plugins: [react()],
+  resolve:
+    command === 'build' ? { alias: [{ find: /^react-router$/, replacement: reactRouterProduction }] } : {},
   // A build compiles JSX for React's production runtime, whatever NODE_ENV it runs under (test runners set
   // NODE_ENV=test): the server render bundles React's production build (below), whose jsx-dev-runtime draws
   // nothing. A browser bundle built under NODE_ENV=test carries React's development build, which takes both.

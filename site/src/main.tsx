@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { matchRoutes, RouterProvider } from 'react-router';
 import { endHydration, loadLazyModules, readPageData, startHydration, type PageData } from './lib/page-data';
-import { adoptUiStyles, UI_STYLES_LINK_ID } from './lib/ui-styles';
+import { UI_STYLES_LINK_ID } from './lib/ui-styles-link';
 import { createSiteRouter, routes } from './router';
 import './styles/site.css';
 
@@ -54,18 +54,23 @@ async function hydrate(container: HTMLElement, data: PageData): Promise<void> {
   );
 }
 
-// A server-rendered page links the components' styles as a file; otherwise they are adopted here.
-if (!document.getElementById(UI_STYLES_LINK_ID)) adoptUiStyles();
-const container = document.getElementById('root');
-const pageData = readPageData();
-if (container && pageData && container.firstChild) {
-  hydrate(container, pageData).catch((error: unknown) => {
-    console.error('The page could not start', error);
-  });
-} else if (container) {
-  createRoot(container).render(
-    <StrictMode>
-      <RouterProvider router={createSiteRouter()} />
-    </StrictMode>,
-  );
+/** Draws the page, or takes over the one the server drew. */
+async function start(): Promise<void> {
+  // A server-rendered page links the components' styles as a file; otherwise they are adopted here, first.
+  if (!document.getElementById(UI_STYLES_LINK_ID)) (await import('./lib/ui-styles')).adoptUiStyles();
+  const container = document.getElementById('root');
+  const pageData = readPageData();
+  if (container && pageData && container.firstChild) {
+    await hydrate(container, pageData);
+  } else if (container) {
+    createRoot(container).render(
+      <StrictMode>
+        <RouterProvider router={createSiteRouter()} />
+      </StrictMode>,
+    );
+  }
 }
+
+start().catch((error: unknown) => {
+  console.error('The page could not start', error);
+});

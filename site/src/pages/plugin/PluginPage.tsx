@@ -20,7 +20,6 @@ import { useServerRender, useSiteOrigin } from '../../lib/server-render';
 import { errorText, isNotFound } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
 import { useLoad } from '../../lib/use-load';
-import NotFoundPage from '../NotFoundPage';
 import { usePublishedPages } from './custom-pages/use-custom-pages';
 import { useManagement } from './use-management';
 import { ReportAction } from './ReportAction';
@@ -49,6 +48,11 @@ const Pricing = lazyPart(
 const CustomPages = lazyPart(
   () => import('./custom-pages/CustomPagesTab').then((module) => module.default),
   'src/pages/plugin/custom-pages/CustomPagesTab.tsx',
+);
+// The not-found page, for an address that names no item: most visitors of an item page never see it.
+const NotFound = lazyPart(
+  () => import('../NotFoundPage').then((module) => module.default),
+  'src/pages/NotFoundPage.tsx',
 );
 // The tabs of the item's people, which the server never draws (it renders for a guest).
 const Sales = lazyPart(() => import('./SalesTab').then((module) => module.SalesTab));
@@ -165,7 +169,7 @@ export default function PluginPage() {
   );
 
   if (pluginId === undefined || (plugin.status === 'rejected' && isNotFound(plugin.error)))
-    return <NotFoundPage />;
+    return <NotFound.Part />;
   if (plugin.status === 'rejected') {
     return (
       <div className="site-message" role="alert">
@@ -184,7 +188,7 @@ export default function PluginPage() {
   // A guest who follows a link to the sales tab is asked to sign in (RequireSignIn's prompt) rather than told 404.
   if (!current && managerTab && management.status === 'guest')
     return <RequireSignIn>{() => null}</RequireSignIn>;
-  if (!current) return <NotFoundPage />;
+  if (!current) return <NotFound.Part />;
   const base = data.info.link;
   const family = data.info.family;
 
