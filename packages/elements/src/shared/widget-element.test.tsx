@@ -59,6 +59,20 @@ describe('createWidgetElement', () => {
     probe.pluginId = undefined;
     expect(probe.hasAttribute('plugin-id')).toBe(false);
     await vi.waitFor(async () => expect(await shown(probe)).toEqual({ allowMultiline: true }));
+    // A boolean set to undefined is unset too (the view's default), not "false".
+    probe.allowMultiline = undefined;
+    expect(probe.hasAttribute('allow-multiline')).toBe(false);
+    await vi.waitFor(async () => expect(await shown(probe)).toEqual({}));
+  });
+
+  it('draws nothing until it is in the document', async () => {
+    const probe = document.createElement('mp-probe') as Probe;
+    probe.setAttribute('plugin-id', '10');
+    probe.pluginId = '11';
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(probe.shadowRoot?.childNodes.length).toBe(0);
+    document.body.append(probe);
+    expect(await shown(probe)).toEqual({ pluginId: '11' });
   });
 
   it('unmounts its view when removed from the page and renders again when put back', async () => {

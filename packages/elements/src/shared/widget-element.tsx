@@ -102,26 +102,34 @@ export function createWidgetElement<Attributes extends object>(
   }
 
   const R2wcElement = r2wc(WidgetShell, { shadow: 'open', props: options.attributes as never });
-  return unsetOnClearedAttribute(R2wcElement, Object.keys(options.attributes));
+  return withWidgetLifecycle(R2wcElement, Object.keys(options.attributes));
 }
 
-/** r2wc's own keys on its elements (`Symbol.for`, so stable): the props it renders with, and its render. */
+/** r2wc's own keys on its elements (`Symbol.for`, so stable): the props it renders with, its render, and
+ * whether it counts itself as in the document. */
 const R2WC_PROPS = Symbol.for('r2wc.props');
 const R2WC_RENDER = Symbol.for('r2wc.render');
+const R2WC_CONNECTED = Symbol.for('r2wc.connected');
 
 interface R2wcInternals {
   [R2WC_PROPS]: Record<string, unknown>;
   [R2WC_RENDER](): void;
+  [R2WC_CONNECTED]: boolean;
 }
 
 /** `buttonSize` -> `button-size`, as r2wc names the attribute of a prop. */
 const attributeName = (prop: string) => prop.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
 
 /**
- * What r2wc does not do: an attribute that is removed or emptied (also by setting its property to
- * undefined) unsets its prop, so the view's default applies again; r2wc keeps the last value it parsed.
+ * What r2wc (1.3) does not do, added to its element class:
+ * - it renders only once in the document: r2wc counts a new element as connected, so an element made by
+ *   script (or by React during a render it then discards) would load its item and scan for IDEs without ever
+ *   being shown, and never be unmounted;
+ * - an attribute that is removed or emptied unsets its prop, so the view's default applies again (r2wc keeps
+ *   the last value it parsed), and so does setting the property to undefined or null (r2wc writes "false"
+ *   for a boolean).
  */
-function unsetOnClearedAttribute(
+function withWidgetLifecycle(
   Base: CustomElementConstructor,
   props: readonly string[],
 ): CustomElementConstructor {
@@ -129,14 +137,39 @@ function unsetOnClearedAttribute(
   const R2wcBase = Base as unknown as new () => HTMLElement & {
     attributeChangedCallback(name: string, oldValue: string | null, value: string | null): void;
   };
-  return class WidgetElement extends R2wcBase {
+  class WidgetElement extends R2wcBase {
+    constructor() {
+      super();
+      (this as unknown as R2wcInternals)[R2WC_CONNECTED] = this.isConnected;
+    }
+
     override attributeChangedCallback(name: string, oldValue: string | null, value: string | null): void {
       const prop = propOfAttribute.get(name);
       if (value || prop === undefined) return super.attributeChangedCallback(name, oldValue, value);
-      // Also when r2wc's property setter has unset the prop already: it renders only for an attribute it parses.
+      this.unsetProp(prop);
+    }
+
+    /** The view's default for the prop again (r2wc's render draws only once connected). */
+    unsetProp(prop: string): void {
       const element = this as unknown as R2wcInternals;
       element[R2WC_PROPS][prop] = undefined;
       element[R2WC_RENDER]();
     }
-  };
+  }
+  for (const prop of props) {
+    const r2wcProperty = Object.getOwnPropertyDescriptor(Base.prototype, prop);
+    if (!r2wcProperty?.get || !r2wcProperty.set) continue;
+    const { get, set } = r2wcProperty;
+    Object.defineProperty(WidgetElement.prototype, prop, {
+      configurable: true,
+      enumerable: true,
+      get,
+      set(this: WidgetElement, value: unknown) {
+        if (value !== undefined && value !== null) return set.call(this, value);
+        this.removeAttribute(attributeName(prop));
+        this.unsetProp(prop);
+      },
+    });
+  }
+  return WidgetElement;
 }
