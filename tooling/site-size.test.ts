@@ -132,7 +132,7 @@ describe('pnpm size:site on a known build', () => {
 });
 
 /**
- * The budget itself, on the site as it is now: a public page whose first load grows past 100 KB of gzip
+ * The budget itself, on the site as it is now: a public page whose first load grows past 130 KB of gzip
  * JavaScript (or past its ratchet, while it does not meet the goal) fails `pnpm test`.
  */
 describe('the public pages of the site', () => {

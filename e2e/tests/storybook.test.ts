@@ -113,14 +113,17 @@ describe('the Storybook catalogue', () => {
       const status = await page.evaluate(
         () => (window as unknown as { storyStatus: StoryStatus }).storyStatus,
       );
-      // The element itself is on the canvas, drawn in its shadow root.
-      const drawn = await page.evaluate(() => {
-        const element = [...document.querySelectorAll('#storybook-root *')].find((node) =>
-          node.tagName.startsWith('MP-'),
-        );
-        return `${element?.tagName.toLowerCase()}: ${element?.shadowRoot?.textContent?.trim() ? 'drawn' : 'empty'}`;
-      });
-      outcomes[story.id] = status.state === 'failed' ? `failed: ${status.reason}` : drawn;
+      // The element itself is on the canvas, drawn in its shadow root once its item has arrived (a story without
+      // a play function is rendered before that).
+      const drawn = () =>
+        page.evaluate(() => {
+          const element = [...document.querySelectorAll('#storybook-root *')].find((node) =>
+            node.tagName.startsWith('MP-'),
+          );
+          return `${element?.tagName.toLowerCase()}: ${element?.shadowRoot?.textContent?.trim() ? 'drawn' : 'empty'}`;
+        });
+      if (status.state !== 'failed') await expect.poll(drawn, { timeout: 10_000 }).toMatch(/: drawn$/);
+      outcomes[story.id] = status.state === 'failed' ? `failed: ${status.reason}` : await drawn();
     }
     expect(outcomes).toEqual(
       Object.fromEntries(

@@ -83,6 +83,15 @@ describe('the server render of an item page', () => {
     expect(onError).toHaveBeenCalledWith(expect.any(TypeError));
   });
 
+  it('gives no page, and hears of the time-out once, when an API call never answers', async () => {
+    // A call that heeds no signal: the render must still end by its deadline.
+    const hanging: typeof fetch = () => new Promise<Response>(() => {});
+    const onError = vi.fn();
+    const page = await render(request(pluginPageFixture(), { fetch: hanging, onError, timeoutMs: 300 }));
+    expect(page).toBeUndefined();
+    expect(onError).toHaveBeenCalledTimes(1);
+  });
+
   it('gives no page when a part outside any boundary fails', async () => {
     // The footer's links are drawn outside every Suspense boundary.
     const onError = vi.fn();

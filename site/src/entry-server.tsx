@@ -44,6 +44,8 @@ export interface RenderRequest {
   fetch: typeof fetch;
   /** Told of each error the render met (then it gives no page): the server logs them. */
   onError?: (error: unknown) => void;
+  /** How long the render may take in all (RENDER_TIMEOUT_MS unless given). */
+  timeoutMs?: number;
 }
 
 export interface RenderedPage {
@@ -122,12 +124,19 @@ class RenderLoads implements ServerLoads {
     this.used.clear();
   }
 
-  /** Waits for the loads the last pass started; false when it started none. */
-  async settle(): Promise<boolean> {
+  /**
+   * Waits for the loads the last pass started, or until the render's deadline (a load that does not heed its
+   * signal must not hold the render and its place among the server's renders); false when it started none.
+   */
+  async settle(deadline: AbortSignal): Promise<boolean> {
     const started = this.started;
     this.started = [];
     if (started.length === 0) return false;
-    await Promise.all(started);
+    const passed = new Promise<void>((resolve) => {
+      if (deadline.aborted) resolve();
+      else deadline.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await Promise.race([Promise.all(started), passed]);
     return true;
   }
 
@@ -211,7 +220,8 @@ async function renderPass(
   if (errors.length === 0 && html.includes('<script'))
     errors.push(new Error('The server render wrote an inline script, which the CSP would refuse.'));
   if (errors.length > 0) {
-    for (const error of errors) onError?.(error);
+    // React tells each part left waiting of the same abort: the server hears of each error once.
+    for (const error of new Set(errors)) onError?.(error);
     throw new RenderFailed('The page could not be rendered.');
   }
   return html;
@@ -230,7 +240,7 @@ export async function render(request: RenderRequest): Promise<RenderedPage | und
   if (context instanceof Response || context.errors) return undefined;
   const router = createStaticRouter(handler.dataRoutes, context);
   const loads = new RenderLoads(request.fetch, AbortSignal.timeout(LOAD_TIMEOUT_MS));
-  const deadline = AbortSignal.timeout(RENDER_TIMEOUT_MS);
+  const deadline = AbortSignal.timeout(request.timeoutMs ?? RENDER_TIMEOUT_MS);
   let html = '';
   let server: ServerRender;
   for (let pass = 1; ; pass++) {
@@ -250,7 +260,8 @@ export async function render(request: RenderRequest): Promise<RenderedPage | und
       if (error instanceof RenderFailed) return undefined;
       throw error;
     }
-    if (pass >= MAX_PASSES || !(await loads.settle())) break;
+    // Past the deadline the next pass fails at once (told to onError); the last one leaves loads unsettled.
+    if (pass >= MAX_PASSES || !(await loads.settle(deadline))) break;
   }
   if (!loads.allUsedSettled()) return undefined;
   const data: PageData = {

@@ -56,8 +56,13 @@ async function hydrate(container: HTMLElement, data: PageData): Promise<void> {
 
 /** Draws the page, or takes over the one the server drew. */
 async function start(): Promise<void> {
-  // A server-rendered page links the components' styles as a file; otherwise they are adopted here, first.
-  if (!document.getElementById(UI_STYLES_LINK_ID)) (await import('./lib/ui-styles')).adoptUiStyles();
+  // A server-rendered page links the components' styles as a file; otherwise they are adopted here, first
+  // (a page unstyled because their chunk did not arrive is still a page to use).
+  if (!document.getElementById(UI_STYLES_LINK_ID))
+    await import('./lib/ui-styles').then(
+      (styles) => styles.adoptUiStyles(),
+      (error: unknown) => console.error('The components’ styles could not be loaded', error),
+    );
   const container = document.getElementById('root');
   const pageData = readPageData();
   if (container && pageData && container.firstChild) {
