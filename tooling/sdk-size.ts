@@ -32,7 +32,7 @@ export const ELEMENTS: readonly string[] = Object.values(WIDGET_ELEMENT_NAMES);
  * Gzip bytes each page may download at most (CI fails above): the issue's budgets where this build meets them,
  * otherwise the sizes of this build plus about 2%. Cut last when the script-tag builds went back to
  * preact/compat underneath @r2wc/react-to-web-component (the elements made with r2wc, as the product was
- * asked for): the card 17.0 -> 19.0 KB, the install button 22.8 -> 24.8 KB, all five 29.4 -> 31.4 KB.
+ * asked for): the card 17.0 -> 19.1 KB, the install button 22.8 -> 24.9 KB, all five 29.4 -> 31.5 KB.
  */
 export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   'mp-plugin-card': 20 * KB,
