@@ -117,6 +117,13 @@ interface R2wcInternals {
   [R2WC_CONNECTED]: boolean;
 }
 
+/** The view's default for the prop again (r2wc's render draws only once the element is connected). */
+function unsetProp(element: HTMLElement, prop: string): void {
+  const internals = element as unknown as R2wcInternals;
+  internals[R2WC_PROPS][prop] = undefined;
+  internals[R2WC_RENDER]();
+}
+
 /** `buttonSize` -> `button-size`, as r2wc names the attribute of a prop. */
 const attributeName = (prop: string) => prop.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
 
@@ -146,14 +153,7 @@ function withWidgetLifecycle(
     override attributeChangedCallback(name: string, oldValue: string | null, value: string | null): void {
       const prop = propOfAttribute.get(name);
       if (value || prop === undefined) return super.attributeChangedCallback(name, oldValue, value);
-      this.unsetProp(prop);
-    }
-
-    /** The view's default for the prop again (r2wc's render draws only once connected). */
-    unsetProp(prop: string): void {
-      const element = this as unknown as R2wcInternals;
-      element[R2WC_PROPS][prop] = undefined;
-      element[R2WC_RENDER]();
+      unsetProp(this, prop);
     }
   }
   for (const prop of props) {
@@ -167,7 +167,7 @@ function withWidgetLifecycle(
       set(this: WidgetElement, value: unknown) {
         if (value !== undefined && value !== null) return set.call(this, value);
         this.removeAttribute(attributeName(prop));
-        this.unsetProp(prop);
+        unsetProp(this, prop);
       },
     });
   }
