@@ -25,6 +25,7 @@ function request(plugin: unknown, extra: Partial<RenderRequest> = {}): RenderReq
     publicUrl: 'https://plugins.example.com',
     links: { social: [] },
     fetch: itemFetch(plugin),
+    timeoutMs: 15_000,
     ...extra,
   };
 }

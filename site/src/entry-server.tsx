@@ -44,8 +44,8 @@ export interface RenderRequest {
   fetch: typeof fetch;
   /** Told of each error the render met (then it gives no page): the server logs them. */
   onError?: (error: unknown) => void;
-  /** How long the render may take in all (RENDER_TIMEOUT_MS unless given). */
-  timeoutMs?: number;
+  /** How long the render may take in all: the server waits no longer, and a pass still running then stops. */
+  timeoutMs: number;
 }
 
 export interface RenderedPage {
@@ -68,8 +68,6 @@ export interface RenderedPage {
 const MAX_PASSES = 6;
 /** A load that takes longer is left to the browser (the page shows it loading, as before). */
 const LOAD_TIMEOUT_MS = 10_000;
-/** The server waits no longer for a page (site-hosting's RENDER_TIMEOUT_MS): a pass still running then stops. */
-const RENDER_TIMEOUT_MS = 15_000;
 
 const renderFetch = new AsyncLocalStorage<typeof fetch>();
 setServerFetch(() => renderFetch.getStore());
@@ -240,7 +238,7 @@ export async function render(request: RenderRequest): Promise<RenderedPage | und
   if (context instanceof Response || context.errors) return undefined;
   const router = createStaticRouter(handler.dataRoutes, context);
   const loads = new RenderLoads(request.fetch, AbortSignal.timeout(LOAD_TIMEOUT_MS));
-  const deadline = AbortSignal.timeout(request.timeoutMs ?? RENDER_TIMEOUT_MS);
+  const deadline = AbortSignal.timeout(request.timeoutMs);
   let html = '';
   let server: ServerRender;
   for (let pass = 1; ; pass++) {

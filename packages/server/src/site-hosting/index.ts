@@ -270,6 +270,7 @@ export default fp(
           // cache keeps the two kinds of page apart by the same test).
           askConsent: !hasConsentChoice(request.headers),
           fetch: fetchFromApp,
+          timeoutMs: RENDER_TIMEOUT_MS,
           onError: (error) =>
             request.log.error(
               { err: error, url: request.url },

@@ -16,6 +16,8 @@ export interface RenderRequest {
   fetch: typeof fetch;
   /** Told of each error the render met; it then gives no page (the page goes out without content). */
   onError?: (error: unknown) => void;
+  /** How long the render may take in all: it stops its work then too. */
+  timeoutMs: number;
 }
 
 export interface RenderedPage {

@@ -195,17 +195,24 @@ describe('the same server under another loopback name', () => {
   });
 });
 
+/**
+ * A built site whose server render is a stand-in (the site's render is a boundary of its own): `render` is the
+ * module's source after the UI_STYLES every render exports.
+ */
+async function siteWithServerRender(prefix: string, render: string): Promise<string> {
+  const siteDir = await mkdtemp(join(tmpdir(), prefix));
+  await writeFile(join(siteDir, 'index.html'), TEMPLATE);
+  await mkdir(join(siteDir, 'server'));
+  await writeFile(join(siteDir, 'server', 'entry-server.js'), `export const UI_STYLES = '.mp{}';\n${render}`);
+  return siteDir;
+}
+
 describe('server renders at once', () => {
   it('sends a page without content while every render is taken, and renders again once one ends', async () => {
-    const siteDir = await mkdtemp(join(tmpdir(), 'site-hosting-renders-'));
-    await writeFile(join(siteDir, 'index.html'), TEMPLATE);
-    await mkdir(join(siteDir, 'server'));
-    // A stand-in for the site's server render (a boundary of its own): each render waits until the test
-    // lets it end, as a slow one would.
-    await writeFile(
-      join(siteDir, 'server', 'entry-server.js'),
-      `export const UI_STYLES = '.mp{}';
-const held = (globalThis.heldSiteRenders = globalThis.heldSiteRenders ?? []);
+    // Each render waits until the test lets it end, as a slow one would.
+    const siteDir = await siteWithServerRender(
+      'site-hosting-renders-',
+      `const held = (globalThis.heldSiteRenders = globalThis.heldSiteRenders ?? []);
 export async function render(request) {
   await new Promise((resolve) => held.push(resolve));
   return { status: 200, html: '<p>Rendered ' + request.url + '</p>', head: undefined, pageData: '{}', modules: [] };
@@ -249,14 +256,10 @@ export async function render(request) {
 
 describe('a server render that meets an error', () => {
   it('sends the page without content and logs the error with the page’s address', async () => {
-    const siteDir = await mkdtemp(join(tmpdir(), 'site-hosting-failed-'));
-    await writeFile(join(siteDir, 'index.html'), TEMPLATE);
-    await mkdir(join(siteDir, 'server'));
-    // A stand-in for the site's server render whose page fails to draw: it tells onError and gives no page.
-    await writeFile(
-      join(siteDir, 'server', 'entry-server.js'),
-      `export const UI_STYLES = '.mp{}';
-export async function render(request) {
+    // A page that fails to draw: the render tells onError and gives no page.
+    const siteDir = await siteWithServerRender(
+      'site-hosting-failed-',
+      `export async function render(request) {
   request.onError?.(new TypeError('The rating of the item is missing.'));
   return undefined;
 }
