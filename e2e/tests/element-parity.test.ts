@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +13,7 @@ import { startTestHttpServer } from '../support/http-server';
 import type { RunningHttpServer } from '../support/http-server';
 import { startMarketplace } from '../support/marketplace-server';
 import type { RunningMarketplace } from '../support/marketplace-server';
-import { examplesDir, repositoryRoot } from '../support/paths';
+import { buildReactHostExample } from '../support/react-host';
 
 /**
  * The five elements both ways they ship: from the script tag (mp-loader.js, preact/compat underneath r2wc) on a
@@ -198,18 +197,7 @@ describe('the elements from the script tag and from the React build', () => {
         `<script src="${marketplace.origin}/sdk/mp-loader.js" defer></script></head>` +
         `<body><h1>A plain page</h1></body></html>`,
     );
-    const vite = join(repositoryRoot, 'node_modules/vite/bin/vite.js');
-    const built = spawnSync(
-      process.execPath,
-      [vite, 'build', '--outDir', join(pagesDir, 'react-host'), '--emptyOutDir', '--base', '/react-host/'],
-      {
-        cwd: join(examplesDir, 'react-host'),
-        env: { ...process.env, VITE_MARKETPLACE_URL: marketplace.origin },
-        encoding: 'utf8',
-      },
-    );
-    if (built.status !== 0)
-      throw new Error(`Building examples/react-host failed:\n${built.stdout}\n${built.stderr}`);
+    buildReactHostExample(join(pagesDir, 'react-host'), marketplace.origin, '/react-host/');
     pages = await startTestHttpServer({ mounts: [{ prefix: '/', dir: pagesDir }] });
     browser = await launchChromium();
     ide = await startIdeSimulator({

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +13,7 @@ import { startTestHttpServer } from '../support/http-server';
 import type { RunningHttpServer } from '../support/http-server';
 import { startMarketplace } from '../support/marketplace-server';
 import type { RunningMarketplace } from '../support/marketplace-server';
-import { examplesDir, repositoryRoot } from '../support/paths';
+import { buildReactHostExample } from '../support/react-host';
 
 /**
  * The React host example (examples/react-host), built with Vite against the SDK's React build: the elements
@@ -32,14 +31,7 @@ describe('the React host example', () => {
     marketplace = await startMarketplace();
     items = await findDemoItems(marketplace.origin);
     appBuild = await mkdtemp(join(tmpdir(), 'react-host-'));
-    const vite = join(repositoryRoot, 'node_modules/vite/bin/vite.js');
-    const built = spawnSync(process.execPath, [vite, 'build', '--outDir', appBuild, '--emptyOutDir'], {
-      cwd: join(examplesDir, 'react-host'),
-      env: { ...process.env, VITE_MARKETPLACE_URL: marketplace.origin },
-      encoding: 'utf8',
-    });
-    if (built.status !== 0)
-      throw new Error(`Building examples/react-host failed:\n${built.stdout}\n${built.stderr}`);
+    buildReactHostExample(appBuild, marketplace.origin);
     app = await startTestHttpServer({ mounts: [{ prefix: '/', dir: appBuild }] });
     browser = await launchChromium();
   });

@@ -6,9 +6,11 @@
 //
 // Each page is requested once before it is measured: the first render after a start loads the server's
 // renderer, which no later visitor waits for. That request also puts the page in the server's answer cache,
-// so every run is timed against the kept answer, as a visitor after the first one gets it. The server is on loopback, as the item page's IDE scan sees it
-// on a developer's machine: it finds no IDE, and Chromium logs each port it is refused on (the scan stops after
-// two, as the spec says) as a console error, which Lighthouse's best practices count against the item page.
+// so every run is timed against the kept answer, as a visitor after the first one gets it.
+//
+// The server is on loopback, as the item page's IDE scan sees it on a developer's machine: it finds no IDE,
+// and Chromium logs each port it is refused on (the scan stops after two, as the spec says) as a console
+// error, which Lighthouse's best practices count against the item page.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';

@@ -1,4 +1,5 @@
 import { createElement } from 'react';
+import { waitFor } from 'storybook/test';
 import { defineMarketplaceElements } from '../../packages/elements/src/define-all';
 import { setPageIdeBridge } from '../../packages/elements/src/shared/page-ide-bridge';
 import type { MemoryIdeBridgeOptions } from '../../packages/ui/src/ide/memory-ide-bridge';
@@ -31,11 +32,13 @@ export function renderElement({ tag, attributes, ides }: ElementStoryArgs) {
 }
 
 /** Waits for the element's shadow root to show a text, and gives the root to query in a play function. */
-export async function shadowOf(canvasElement: HTMLElement, tag: string, text: string): Promise<HTMLElement> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const root = canvasElement.querySelector(tag)?.shadowRoot;
-    if (root?.textContent?.includes(text)) return root as unknown as HTMLElement;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`<${tag}> did not show "${text}".`);
+export function shadowOf(canvasElement: HTMLElement, tag: string, text: string): Promise<HTMLElement> {
+  return waitFor(
+    () => {
+      const root = canvasElement.querySelector(tag)?.shadowRoot;
+      if (!root?.textContent?.includes(text)) throw new Error(`<${tag}> did not show "${text}".`);
+      return root as unknown as HTMLElement;
+    },
+    { timeout: 5_000 },
+  );
 }
